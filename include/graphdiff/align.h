@@ -1,0 +1,77 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Align: decide which node of one graph is which node of the other, whatever
+// the numbering, order and format, and say exactly what differs.
+//
+// The aligner is an ordered pipeline of small matchers over one shared
+// mapping (normalise, exact anchors, propagation, bounded similarity, relaxed
+// ops). Every pair records the matcher that made it, so a surprising match
+// can always be explained.
+#ifndef GRAPHDIFF_ALIGN_H_
+#define GRAPHDIFF_ALIGN_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "graphdiff/equivalence.h"
+#include "graphdiff/graph.h"
+
+namespace graphdiff {
+
+// Why a matched pair is not identical. A bit set; 0 means unchanged.
+enum ChangeReason : uint32_t {
+  kChangedType = 1u << 0,        // result dtype or dims differ
+  kChangedAttributes = 1u << 1,  // attributes or non-tensor arguments differ
+  kChangedOperands = 1u << 2,    // an operand is not the matched counterpart
+  kChangedOp = 1u << 3,          // different ops (a substitution)
+};
+// "type", "attributes", "operands", "op".
+std::vector<std::string> ChangeReasonNames(uint32_t reasons);
+
+// One matched pair of nodes (indices into left.nodes / right.nodes).
+struct NodePair {
+  uint32_t left = 0;
+  uint32_t right = 0;
+  std::string matcher;  // "anchor", "propagate", "similarity", "relaxed", ...
+  uint32_t reasons = 0;  // ChangeReason bits
+  std::string detail;    // human-readable: "stride=(1, 1) -> (2, 2)"
+  bool changed() const { return reasons != 0; }
+};
+
+// The result. Pairs are sorted by (left, right). A left node paired with
+// several right nodes is a one-to-many decomposition (matcher "relaxed").
+// Output lists hold positions in Graph::outputs.
+struct Alignment {
+  std::vector<NodePair> pairs;
+  std::vector<uint32_t> left_only;   // node indices, ascending
+  std::vector<uint32_t> right_only;  // node indices, ascending
+  std::vector<std::pair<uint32_t, uint32_t>> matched_outputs;  // (left pos, right pos)
+  std::vector<uint32_t> left_only_outputs;
+  std::vector<uint32_t> right_only_outputs;
+
+  // True when the graphs are the same up to numbering and order.
+  bool identical() const;
+};
+
+// Alignment tuning. Defaults suit graphs from one node to millions.
+struct AlignOptions {
+  // Op classes; null means OpEquivalence::BuiltIn().
+  const OpEquivalence* equivalence = nullptr;
+  // Candidates the similarity matcher scores per unmatched node.
+  uint32_t similarity_candidates = 32;
+  // Minimum score (0..1) for a similarity match.
+  double similarity_threshold = 0.5;
+  // Run the relaxed matcher that pairs different ops with matched neighbours.
+  bool relaxed = true;
+};
+
+// Aligns two graphs. Deterministic; swapping the arguments swaps the result.
+absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
+                                const AlignOptions& options = {});
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_ALIGN_H_

@@ -1,0 +1,100 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Dump: everything one side of a comparison handed us. A dump is a file, a
+// directory, or an archive (.zip, .tar, .tar.gz, .tgz, .gz) of them; files are
+// classified by content and parsed into graphs and metrics reports.
+//
+// Pairing decides which graph of the left dump is compared with which graph
+// of the right one.
+#ifndef GRAPHDIFF_DUMP_H_
+#define GRAPHDIFF_DUMP_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "graphdiff/graph.h"
+#include "graphdiff/metrics.h"
+#include "graphdiff/parse.h"
+
+namespace graphdiff {
+
+// One file of a dump after parsing.
+struct DumpFile {
+  std::string path;  // relative to the dump root ("ir.txt", "run1/graphs.txt.0")
+  DumpFormat format = DumpFormat::kUnknown;
+  std::vector<Graph> graphs;
+  std::vector<MetricsReport> metrics;
+  std::vector<Diagnostic> warnings;
+};
+
+// A loaded dump. Files are sorted by path. Files that are not dumps (unknown
+// content, binary) are listed in `skipped` with the reason, never dropped silently.
+struct Dump {
+  std::string root;  // what the user named
+  std::vector<DumpFile> files;
+  std::vector<std::pair<std::string, std::string>> skipped;  // (path, reason)
+};
+
+// Limits and behaviour of loading. Defaults suit real dumps.
+struct LoadOptions {
+  ParseOptions parse;
+  uint64_t max_file_bytes = 8ull << 30;      // larger files are an error
+  uint64_t max_archive_bytes = 32ull << 30;  // total uncompressed bytes read
+  size_t max_archive_entries = 1'000'000;
+  size_t max_files = 1'000'000;
+  // Parse files in parallel; 0 = one thread per core.
+  unsigned threads = 0;
+};
+
+// Loads a path. Errors: the path does not exist or cannot be read, an archive
+// is corrupt or holds a path-trick entry (absolute, `..`), or a file does not
+// parse (the error names the file and position).
+absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options = {});
+
+// Parses in-memory files as if they were a directory (for tests and tools
+// that already have the bytes): (relative path, content) pairs.
+absl::StatusOr<Dump> LoadDumpFromMemory(
+    std::string_view root,
+    const std::vector<std::pair<std::string, std::string>>& files,
+    const LoadOptions& options = {});
+
+// A reference to one graph of a dump.
+struct GraphRef {
+  uint32_t file = 0;   // index into Dump::files
+  uint32_t graph = 0;  // index into DumpFile::graphs
+};
+
+// How the two dumps were paired. `how` says which rule paired them: "path",
+// "name", "frame", "order".
+struct GraphPairing {
+  GraphRef left;
+  GraphRef right;
+  std::string how;
+};
+struct MetricsPairing {
+  uint32_t left_file = 0;
+  uint32_t left_report = 0;
+  uint32_t right_file = 0;
+  uint32_t right_report = 0;
+  std::string how;
+};
+struct Pairing {
+  std::vector<GraphPairing> graphs;
+  std::vector<MetricsPairing> metrics;
+  std::vector<GraphRef> left_unpaired;
+  std::vector<GraphRef> right_unpaired;
+  std::vector<std::pair<uint32_t, uint32_t>> left_unpaired_metrics;   // (file, report)
+  std::vector<std::pair<uint32_t, uint32_t>> right_unpaired_metrics;  // (file, report)
+};
+
+// Pairs graphs of the same kind: same relative path and record position
+// first, then graph name / Python frame, then order. Metrics pair with metrics.
+Pairing PairDumps(const Dump& left, const Dump& right);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_DUMP_H_

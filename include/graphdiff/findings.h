@@ -1,0 +1,55 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Findings: the explanations graphdiff draws from an alignment or a single
+// dump — extra outputs, dead expand-of-constant nodes, clones, op
+// substitutions, lifted inputs, counter deltas, dead code, duplicated
+// subgraphs, size deltas. Each has a stable id (for gates and suppressions),
+// a severity, a count, evidence pointing into the dumps, an explanation and,
+// where one exists, a hint. Findings that explain each other are linked.
+#ifndef GRAPHDIFF_FINDINGS_H_
+#define GRAPHDIFF_FINDINGS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "graphdiff/align.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/graph.h"
+#include "graphdiff/metrics.h"
+
+namespace graphdiff {
+
+enum class Severity : uint8_t { kInfo, kWarning, kError };
+std::string_view SeverityName(Severity s);  // "info", "warning", "error"
+
+// One place in a dump that supports a finding.
+struct Evidence {
+  std::string side;    // "left", "right", or "" for single-dump findings
+  std::string source;  // dump file (path inside the dump)
+  uint32_t line = 0;   // 1-based line in that file; 0 when not a node
+  std::string node;    // node name as the dump writes it ("%17", "getitem_1")
+  std::string op;      // canonical op
+  std::string note;    // what this piece of evidence shows
+};
+
+// One finding. `id` is one of: extra-outputs, dead-constant-expand, clones,
+// op-substitution, lifted-inputs, counter-delta, dead-code,
+// duplicate-subgraph, size-delta. `graph` names the graph (pair) it is about.
+struct Finding {
+  std::string id;
+  Severity severity = Severity::kInfo;
+  std::string title;        // one line: "80 extra outputs on the right"
+  int64_t count = 0;        // how many instances
+  std::string graph;        // "ir.txt" or "ir.txt <-> ir.txt"; "" for dump-wide
+  std::string explanation;  // why it matters, in plain words
+  std::string hint;         // what to try; may be empty
+  std::vector<Evidence> evidence;
+  std::vector<std::string> related;  // ids of findings this one explains or is explained by
+};
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_FINDINGS_H_

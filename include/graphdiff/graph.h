@@ -1,0 +1,183 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The one graph model every dump format is parsed into.
+//
+// Lazy-tensor IR, FX code and HLO all become a Graph: nodes in topological
+// order, each with a canonical op, operands as (node, output) references,
+// result types with normalised dtypes, attributes and source locations. One
+// model means aligning an FX graph with an IR graph is the same code as
+// aligning two IR graphs.
+#ifndef GRAPHDIFF_GRAPH_H_
+#define GRAPHDIFF_GRAPH_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graphdiff/strings.h"
+
+namespace graphdiff {
+
+// Element type, normalised across formats: `f32`, `Float`, `float32` and
+// `torch.float32` are all kF32; `s64`, `i64`, `Long` and `int64` are kS64.
+enum class DType : uint8_t {
+  kUnknown = 0,
+  kBool,
+  kS8,
+  kS16,
+  kS32,
+  kS64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF16,
+  kBF16,
+  kF32,
+  kF64,
+  kF8E4M3,
+  kF8E5M2,
+  kC64,
+  kC128,
+  kToken,
+};
+
+// Parses any spelling of a dtype; kUnknown when it is not one.
+DType ParseDType(std::string_view text);
+// Short canonical spelling: "f32", "s64", "bf16", "pred" for bool, "?" unknown.
+std::string_view DTypeName(DType dtype);
+// Size of one element in bytes; 0 when unknown or not a storage type.
+int DTypeBytes(DType dtype);
+
+// One dimension of a shape. `<=N` (bounded dynamic) keeps N as its bound,
+// `s0` (symbolic) keeps the symbol, `?` is unknown.
+struct Dim {
+  enum class Kind : uint8_t { kStatic, kBounded, kSymbolic, kUnknown };
+  int64_t value = 0;  // the size (kStatic) or the bound (kBounded)
+  Kind kind = Kind::kStatic;
+  StrId symbol;  // kSymbolic only, in the owning graph's pool
+  friend bool operator==(const Dim& a, const Dim& b) {
+    return a.kind == b.kind && a.value == b.value && a.symbol == b.symbol;
+  }
+};
+
+// The type of one result: dtype, dims and, when the dump gives them, layout
+// (`{3,2,1,0}` as written), strides and device.
+struct TensorType {
+  DType dtype = DType::kUnknown;
+  bool rank_known = false;  // false: dims are unknown, not a scalar
+  std::vector<Dim> dims;
+  std::vector<int64_t> strides;  // empty unless the dump lists them
+  StrId layout;                  // e.g. "{3,2,1,0}" (XLA), without tiling changes
+  StrId device;                  // e.g. "cpu", "TPU:0"
+
+  // Element count when every dim is static; nullopt otherwise.
+  std::optional<int64_t> NumElements() const;
+};
+
+// A reference to output `output` of node `node` (an index into Graph::nodes).
+// FX `getitem`/`x[0]`/`x.indices` and IR `%13.0` both become a ValueRef.
+struct ValueRef {
+  uint32_t node = 0;
+  uint32_t output = 0;
+  friend bool operator==(ValueRef a, ValueRef b) {
+    return a.node == b.node && a.output == b.output;
+  }
+  friend bool operator!=(ValueRef a, ValueRef b) { return !(a == b); }
+};
+
+// One attribute or non-tensor argument, value kept as the dump writes it
+// (whitespace trimmed). FX positional non-tensor arguments use the key
+// "argN" (N = argument position); value references inside such an argument
+// are written `$k` (k = operand index) so renaming values changes nothing.
+struct Attr {
+  StrId key;
+  StrId value;
+};
+
+enum class NodeKind : uint8_t {
+  kInput,       // graph input: FX placeholder, IR device_data, HLO parameter
+  kConstant,    // literal: IR prim::Constant, HLO constant
+  kOp,          // an operation (FX call_function, IR op, HLO instruction)
+  kMethodCall,  // FX call_method: `x.mean(...)`; operand 0 is the receiver
+  kModuleCall,  // FX call_module: `self.conv1(x)`; attr "target" = module path
+  kGetAttr,     // FX get_attr: a parameter or buffer fetched from the module
+};
+std::string_view NodeKindName(NodeKind kind);
+
+// One node. `op` is canonical (`aten::convolution`, `aten::add`,
+// `xla::max_pool2d_forward`, `module::layer1.0.conv1`); `raw_op` is the text
+// the dump used (`torch.ops.aten.convolution.default`, `+`); `overload` keeps
+// an FX overload such as `default` or `Tensor`.
+struct Node {
+  StrId name;  // as the dump writes it: "%17", "convolution_3", "add.5"
+  StrId op;
+  StrId raw_op;
+  StrId overload;
+  NodeKind kind = NodeKind::kOp;
+  uint32_t line = 0;  // 1-based line in the dump file (Graph::source.file)
+  StrId frame;        // the model frame: "fn@file.py:123", "# File:" text
+  std::vector<ValueRef> operands;
+  std::vector<TensorType> results;  // one per output; may be empty if unknown
+  std::vector<Attr> attrs;
+
+  // Number of outputs this node is known to have (at least 1).
+  uint32_t num_outputs() const {
+    return results.size() > 1 ? static_cast<uint32_t>(results.size()) : 1;
+  }
+};
+
+enum class GraphKind : uint8_t { kIr, kFx, kHlo };
+std::string_view GraphKindName(GraphKind kind);
+
+// Where a graph came from. For save-file records, the Python frames, hashes
+// and graph name of the record header.
+struct GraphSource {
+  std::string file;         // the dump's source name (path, or path inside an archive)
+  uint32_t first_line = 0;  // 1-based, inclusive
+  uint32_t last_line = 0;
+  std::string graph_name;                 // "Graph Name:", FX class name, HLO module
+  std::vector<std::string> frames;        // Python stack frames, innermost first
+  std::vector<std::string> hashes;        // "Hashes:" / "Root Hashes:"
+  std::string graph_hash;                 // "Graph Hash:"
+  uint32_t record_index = 0;              // position among the file's graphs
+  uint32_t repeat_count = 1;              // identical consecutive records folded in
+};
+
+// A parsed graph. Nodes are in topological order (every operand refers to an
+// earlier node). Inputs list input nodes in their declared order; outputs are
+// the returned values in order (FX `return`, IR `ROOT=k`).
+struct Graph {
+  GraphKind kind = GraphKind::kIr;
+  std::string name;
+  GraphSource source;
+  StringPool strings;
+  std::vector<Node> nodes;
+  std::vector<uint32_t> inputs;
+  std::vector<ValueRef> outputs;
+
+  std::string_view str(StrId id) const { return strings.Get(id); }
+  StrId intern(std::string_view s) { return strings.Intern(s); }
+  // The attribute `key` of node `n`, or nullopt.
+  std::optional<std::string_view> attr(const Node& n, std::string_view key) const;
+  // Approximate heap bytes used, for the memory target.
+  size_t MemoryBytes() const;
+};
+
+// Number of users of each node (operand references, plus one per output use).
+std::vector<uint32_t> CountUses(const Graph& g);
+
+// Parses an integer list as dumps write them: "(1, 1)", "[2, 2]", "2 20",
+// "{3,2,1,0}", "5". nullopt when any element is not an integer.
+std::optional<std::vector<int64_t>> ParseIntList(std::string_view text);
+
+// Formats a type the way a reader expects: "f32[4,64]" or
+// "(f32[4,64], f32[64])" for multi-output nodes; "?" when unknown.
+std::string FormatType(const Graph& g, const TensorType& t);
+std::string FormatResults(const Graph& g, const Node& n);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_GRAPH_H_

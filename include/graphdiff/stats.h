@@ -1,0 +1,63 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// GraphStats: the size facts of one graph (node count, op histogram, inputs,
+// outputs, dtype totals, parameter bytes) — what `graphdiff stats` prints and
+// what a CI size gate compares.
+#ifndef GRAPHDIFF_STATS_H_
+#define GRAPHDIFF_STATS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graphdiff/graph.h"
+#include "graphdiff/metrics.h"
+#include "nlohmann/json.hpp"
+
+namespace graphdiff {
+
+// Size facts of one graph. `nodes` counts operations and inputs as the dump
+// lists them: IR every `%N` line; FX every placeholder and every assignment
+// that is not a projection, alias or attribute fetch (get_attr nodes are not
+// counted); HLO every instruction of the entry computation.
+struct GraphStats {
+  std::string source;  // GraphSource::file
+  std::string name;
+  GraphKind kind = GraphKind::kIr;
+  uint32_t record_index = 0;
+  uint32_t repeat_count = 1;
+  uint64_t nodes = 0;
+  uint64_t inputs = 0;
+  uint64_t outputs = 0;
+  uint64_t constants = 0;
+  uint64_t multi_output_nodes = 0;  // nodes with more than one result
+  std::map<std::string, uint64_t> ops;     // canonical op -> count
+  std::map<std::string, uint64_t> dtypes;  // dtype of every result -> count
+  // Bytes of graph inputs (parameters, buffers, data) whose shapes are known;
+  // inputs_unknown_size counts those left out.
+  uint64_t parameter_bytes = 0;
+  uint64_t inputs_unknown_size = 0;
+};
+
+GraphStats ComputeStats(const Graph& graph);
+
+// What `graphdiff stats` reports over one or more dumps.
+struct StatsReport {
+  std::vector<GraphStats> graphs;
+  std::vector<MetricsReport> metrics;
+  std::vector<std::pair<std::string, std::string>> skipped;  // (path, reason)
+};
+
+// The documented stats JSON (docs/json-schema.md):
+// {"schema_version": 1, "graphs": [{"source", "name", "kind", "nodes",
+//  "inputs", "outputs", "ops": {...}, ...}], "metrics": [{"source",
+//  "counters": {...}, "metrics": {...}}], "skipped": [...]}
+nlohmann::ordered_json StatsToJson(const StatsReport& report);
+// Human-readable text; `top_ops` caps the op histogram per graph (0 = all).
+std::string RenderStatsText(const StatsReport& report, size_t top_ops = 0);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_STATS_H_

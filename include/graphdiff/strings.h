@@ -1,0 +1,66 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// StringPool: the interned strings a Graph refers to by StrId.
+//
+// Dumps repeat the same few hundred op names, dtypes and attribute keys millions
+// of times; storing each once and referring to it by a 4-byte id keeps a
+// million-node graph small and makes equality a integer compare.
+#ifndef GRAPHDIFF_STRINGS_H_
+#define GRAPHDIFF_STRINGS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace graphdiff {
+
+// A handle to a string in one StringPool. Id 0 is always the empty string, so
+// a default-constructed StrId means "absent".
+struct StrId {
+  uint32_t id = 0;
+  bool empty() const { return id == 0; }
+  friend bool operator==(StrId a, StrId b) { return a.id == b.id; }
+  friend bool operator!=(StrId a, StrId b) { return a.id != b.id; }
+  template <typename H>
+  friend H AbslHashValue(H h, StrId s) {
+    return H::combine(std::move(h), s.id);
+  }
+};
+
+// An append-only set of strings. Views returned by Get() stay valid for the
+// pool's lifetime, including across moves (storage lives in stable chunks).
+// Copying re-interns every string into fresh storage.
+class StringPool {
+ public:
+  StringPool();
+  StringPool(const StringPool& other);
+  StringPool& operator=(const StringPool& other);
+  StringPool(StringPool&&) noexcept = default;
+  StringPool& operator=(StringPool&&) noexcept = default;
+
+  StrId Intern(std::string_view s);
+  // Returns the id of `s` if it was interned, or an empty StrId.
+  StrId Find(std::string_view s) const;
+  std::string_view Get(StrId id) const { return views_[id.id]; }
+  size_t size() const { return views_.size(); }
+  // Bytes held by string storage, for memory accounting.
+  size_t bytes() const { return bytes_; }
+
+ private:
+  std::string_view Store(std::string_view s);
+
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  char* cursor_ = nullptr;
+  size_t remaining_ = 0;
+  size_t bytes_ = 0;
+  std::vector<std::string_view> views_;
+  absl::flat_hash_map<std::string_view, uint32_t> index_;
+};
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_STRINGS_H_

@@ -1,0 +1,59 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "graphdiff/stats.h"
+
+#include <string>
+
+namespace graphdiff {
+
+GraphStats ComputeStats(const Graph& graph) {
+  GraphStats s;
+  s.source = graph.source.file;
+  s.name = graph.name;
+  s.kind = graph.kind;
+  s.record_index = graph.source.record_index;
+  s.repeat_count = graph.source.repeat_count;
+  s.inputs = graph.inputs.size();
+  s.outputs = graph.outputs.size();
+  // Count in a vector indexed by StrId first: one map insert per distinct op
+  // instead of one per node.
+  std::vector<uint64_t> op_counts(graph.strings.size(), 0);
+  std::map<DType, uint64_t> dtype_counts;
+  for (const Node& n : graph.nodes) {
+    if (n.kind == NodeKind::kGetAttr) continue;
+    ++s.nodes;
+    ++op_counts[n.op.id];
+    if (n.kind == NodeKind::kConstant) ++s.constants;
+    if (n.results.size() > 1) ++s.multi_output_nodes;
+    for (const TensorType& t : n.results) ++dtype_counts[t.dtype];
+  }
+  for (size_t id = 0; id < op_counts.size(); ++id) {
+    if (op_counts[id] == 0) continue;
+    std::string_view op = graph.strings.Get(StrId{static_cast<uint32_t>(id)});
+    s.ops[std::string(op.empty() ? "?" : op)] += op_counts[id];
+  }
+  for (const auto& [dtype, count] : dtype_counts) {
+    s.dtypes[std::string(DTypeName(dtype))] += count;
+  }
+  auto add_input_bytes = [&](const Node& n) {
+    std::optional<int64_t> elems;
+    int width = 0;
+    if (n.results.size() == 1) {
+      elems = n.results[0].NumElements();
+      width = DTypeBytes(n.results[0].dtype);
+    }
+    if (elems && width > 0) {
+      s.parameter_bytes += static_cast<uint64_t>(*elems) * width;
+    } else {
+      ++s.inputs_unknown_size;
+    }
+  };
+  for (uint32_t i : graph.inputs) {
+    if (i < graph.nodes.size()) add_input_bytes(graph.nodes[i]);
+  }
+  for (const Node& n : graph.nodes) {
+    if (n.kind == NodeKind::kGetAttr) add_input_bytes(n);
+  }
+  return s;
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,63 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "graphdiff/strings.h"
+
+#include <cstring>
+
+namespace graphdiff {
+namespace {
+constexpr size_t kChunkSize = 64 * 1024;
+}  // namespace
+
+StringPool::StringPool() { views_.push_back(std::string_view()); }
+
+StringPool::StringPool(const StringPool& other) : StringPool() {
+  for (size_t i = 1; i < other.views_.size(); ++i) Intern(other.views_[i]);
+}
+
+StringPool& StringPool::operator=(const StringPool& other) {
+  if (this != &other) {
+    StringPool copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+std::string_view StringPool::Store(std::string_view s) {
+  bytes_ += s.size();
+  if (s.size() >= kChunkSize / 4) {
+    // Long strings get a chunk of their own so a huge attribute does not
+    // waste the tail of the current chunk; the cursor stays where it was.
+    chunks_.push_back(std::make_unique<char[]>(s.size()));
+    std::memcpy(chunks_.back().get(), s.data(), s.size());
+    return std::string_view(chunks_.back().get(), s.size());
+  }
+  if (s.size() > remaining_) {
+    chunks_.push_back(std::make_unique<char[]>(kChunkSize));
+    cursor_ = chunks_.back().get();
+    remaining_ = kChunkSize;
+  }
+  std::memcpy(cursor_, s.data(), s.size());
+  std::string_view stored(cursor_, s.size());
+  cursor_ += s.size();
+  remaining_ -= s.size();
+  return stored;
+}
+
+StrId StringPool::Intern(std::string_view s) {
+  if (s.empty()) return StrId{};
+  auto it = index_.find(s);
+  if (it != index_.end()) return StrId{it->second};
+  std::string_view stored = Store(s);
+  uint32_t id = static_cast<uint32_t>(views_.size());
+  views_.push_back(stored);
+  index_.emplace(stored, id);
+  return StrId{id};
+}
+
+StrId StringPool::Find(std::string_view s) const {
+  if (s.empty()) return StrId{};
+  auto it = index_.find(s);
+  return it == index_.end() ? StrId{} : StrId{it->second};
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,10 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "graphdiff/version.h"
+
+#include "version_config.h"
+
+namespace graphdiff {
+
+std::string_view Version() { return GRAPHDIFF_VERSION_STRING; }
+
+}  // namespace graphdiff

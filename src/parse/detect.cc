@@ -1,0 +1,121 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Content-based format detection and the ParseText dispatcher. Names lie
+// (`graphs.txt.0`, `dump.log`, `out.txt`); content does not.
+#include <cstring>
+
+#include "graphdiff/parse.h"
+#include "parse/error.h"
+#include "parse/lines.h"
+
+namespace graphdiff {
+namespace {
+
+// Enough to see past a log preamble and a save-file record header.
+constexpr size_t kSniffBytes = 256 * 1024;
+
+bool LooksBinary(std::string_view head) {
+  size_t control = 0;
+  for (char c : head.substr(0, 8192)) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u == 0) return true;
+    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f') ++control;
+  }
+  return control * 20 > std::min<size_t>(head.size(), 8192);
+}
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+}  // namespace
+
+std::string_view DumpFormatName(DumpFormat format) {
+  switch (format) {
+    case DumpFormat::kUnknown: return "unknown";
+    case DumpFormat::kIrText: return "ir";
+    case DumpFormat::kSaveFile: return "save-file";
+    case DumpFormat::kFxCode: return "fx";
+    case DumpFormat::kMetrics: return "metrics";
+    case DumpFormat::kHloText: return "hlo";
+  }
+  return "unknown";
+}
+
+DumpFormat DetectFormat(std::string_view text) {
+  std::string_view head = text.substr(0, kSniffBytes);
+  if (head.empty() || LooksBinary(head)) return DumpFormat::kUnknown;
+  int ir_blocks = 0;
+  bool save_marker = false, fx = false, hlo = false, metrics = false;
+  LineReader lines(head);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    if (StartsWith(line, "[ScheduleSyncTensorsGraph]") ||
+        StartsWith(line, "## BEGIN_GRAPH")) {
+      save_marker = true;
+    } else if (StartsWith(line, "IR {")) {
+      ++ir_blocks;
+    } else if (StartsWith(line, "HloModule ")) {
+      hlo = true;
+    } else if (StartsWith(line, "Metric: ") ||
+               StartsWith(line, "Counter: ")) {
+      metrics = true;
+    } else if (line.find("def forward(") != std::string_view::npos) {
+      fx = true;
+    }
+  }
+  if (save_marker || ir_blocks > 1) return DumpFormat::kSaveFile;
+  if (ir_blocks == 1) return DumpFormat::kIrText;
+  if (fx) return DumpFormat::kFxCode;
+  if (hlo) return DumpFormat::kHloText;
+  if (metrics) return DumpFormat::kMetrics;
+  return DumpFormat::kUnknown;
+}
+
+absl::StatusOr<ParsedText> ParseText(std::string_view text,
+                                     std::string_view source,
+                                     const ParseOptions& options) {
+  ParsedText out;
+  out.format = DetectFormat(text);
+  std::vector<Diagnostic>* w = &out.warnings;
+  switch (out.format) {
+    case DumpFormat::kUnknown:
+      if (text.empty()) return ParseError(source, text, 0, "empty file");
+      return ParseError(source, text, 0,
+                        "not a recognised dump (expected lazy-tensor IR, an "
+                        "FX graph, HLO text or a metrics report)");
+    case DumpFormat::kIrText: {
+      absl::StatusOr<Graph> g = ParseIrText(text, source, options, w);
+      if (!g.ok()) return g.status();
+      out.graphs.push_back(*std::move(g));
+      break;
+    }
+    case DumpFormat::kSaveFile: {
+      absl::StatusOr<std::vector<Graph>> gs = ParseSaveFile(text, source, options, w);
+      if (!gs.ok()) return gs.status();
+      out.graphs = *std::move(gs);
+      break;
+    }
+    case DumpFormat::kFxCode: {
+      absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, source, options, w);
+      if (!gs.ok()) return gs.status();
+      out.graphs = *std::move(gs);
+      break;
+    }
+    case DumpFormat::kHloText: {
+      absl::StatusOr<std::vector<Graph>> gs = ParseHloText(text, source, options, w);
+      if (!gs.ok()) return gs.status();
+      out.graphs = *std::move(gs);
+      break;
+    }
+    case DumpFormat::kMetrics: {
+      absl::StatusOr<MetricsReport> m = ParseMetrics(text, source, w);
+      if (!m.ok()) return m.status();
+      out.metrics.push_back(*std::move(m));
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace graphdiff

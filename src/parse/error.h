@@ -1,0 +1,56 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The one place parse errors and warnings are formatted, so every parser
+// reports `source:line:col: message`, the line, and a caret under the column.
+#ifndef GRAPHDIFF_SRC_PARSE_ERROR_H_
+#define GRAPHDIFF_SRC_PARSE_ERROR_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graphdiff/parse.h"
+
+namespace graphdiff {
+
+// A position in a text: 1-based line and column.
+struct TextPos {
+  uint32_t line = 1;
+  uint32_t column = 1;
+};
+
+// Computes the position of byte `offset` in `text` (slow: counts newlines;
+// fine for errors, which happen once).
+TextPos LocateOffset(std::string_view text, size_t offset);
+
+// The full line of `text` that contains byte `offset`, without its newline.
+std::string_view LineAt(std::string_view text, size_t offset);
+
+// "source:line:col: message\n<line>\n<spaces>^". Long lines are clipped
+// around the column so a 10 MB line does not end up in an error message;
+// control bytes are shown as '?'.
+std::string FormatParseMessage(std::string_view source, uint32_t line,
+                               uint32_t column, std::string_view message,
+                               std::string_view line_text);
+
+// An InvalidArgument status for a syntax error where the caller already knows
+// the line number and the line's text; `column` is 1-based.
+absl::Status ParseErrorAt(std::string_view source, uint32_t line,
+                          uint32_t column, std::string_view line_text,
+                          std::string_view message);
+
+// An InvalidArgument status for a syntax error at byte `offset` of `text`.
+absl::Status ParseError(std::string_view source, std::string_view text,
+                        size_t offset, std::string_view message);
+
+// Appends a warning, respecting options.max_warnings; `warnings` may be null.
+void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
+                std::string_view source, uint32_t line, uint32_t column,
+                std::string_view message);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_PARSE_ERROR_H_

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job: build graphdiff and explain the ResNet-18 case of
+# pytorch/xla#5430 (torchxla_trace_once, the baseline, against openxla).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${GRAPHDIFF_BUILD_DIR:-$root/build}"
+bash "$root/tools/build.sh" -DGRAPHDIFF_BUILD_TESTS=OFF -DGRAPHDIFF_BUILD_BENCHMARKS=OFF
+case_dir="$root/testdata/resnet18-xla5430"
+"$build/graphdiff" stats "$case_dir/torchxla_trace_once" "$case_dir/openxla" --top 12

@@ -1,0 +1,32 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// graphdiff: explain the difference between two compiled PyTorch graphs.
+// Thin: each subcommand lives in its own *_cmd.cc.
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "commands.h"
+#include "graphdiff/version.h"
+
+int main(int argc, char** argv) {
+  using namespace graphdiff::cli;
+  CLI::App app{"graphdiff: explain the difference between two compiled PyTorch graphs"};
+  app.set_version_flag("--version", std::string(graphdiff::Version()));
+  app.require_subcommand(1);
+  std::vector<Runner> runners = {
+      AddStatsCommand(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors are trouble (2), as in diff(1); --help and --version are not.
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitTrouble;
+  }
+  for (const Runner& run : runners) {
+    int rc = run();
+    if (rc >= 0) return rc;
+  }
+  return kExitTrouble;
+}

@@ -1,0 +1,69 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/stats.h"
+
+namespace graphdiff::cli {
+namespace {
+
+struct StatsArgs {
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output;
+  size_t top = 0;
+};
+
+int RunStats(const StatsArgs& args) {
+  StatsReport report;
+  for (const std::string& path : args.paths) {
+    absl::StatusOr<Dump> dump = LoadDump(path);
+    if (!dump.ok()) return Fail(dump.status());
+    // A single-file dump names its file by base name; the user typed a path.
+    bool single = dump->files.size() == 1 && dump->files[0].path != path;
+    for (const DumpFile& f : dump->files) {
+      for (const Graph& g : f.graphs) {
+        GraphStats s = ComputeStats(g);
+        s.source = single ? path : path + "/" + f.path;
+        report.graphs.push_back(std::move(s));
+      }
+      for (const MetricsReport& m : f.metrics) {
+        report.metrics.push_back(m);
+        report.metrics.back().source = single ? path : path + "/" + f.path;
+      }
+    }
+    for (const auto& [file, reason] : dump->skipped) {
+      report.skipped.emplace_back(path + "/" + file, reason);
+    }
+  }
+  std::string text = args.format == "json"
+                         ? StatsToJson(report).dump(2) + "\n"
+                         : RenderStatsText(report, args.top);
+  absl::Status st = WriteOutput(args.output, text);
+  return st.ok() ? kExitSame : Fail(st);
+}
+
+}  // namespace
+
+Runner AddStatsCommand(CLI::App& app) {
+  auto args = std::make_shared<StatsArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "stats", "Size, op histogram, inputs and outputs of every graph in each dump");
+  cmd->add_option("paths", args->paths, "Dump files, directories or archives")
+      ->required();
+  cmd->add_option("--format", args->format, "Output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  cmd->add_option("--top", args->top, "Show only the N most frequent ops per graph (0 = all)")
+      ->capture_default_str();
+  return [cmd, args]() -> int {
+    if (!cmd->parsed()) return -1;
+    return RunStats(*args);
+  };
+}
+
+}  // namespace graphdiff::cli
