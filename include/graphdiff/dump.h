@@ -1,8 +1,25 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Dump: everything one side of a comparison handed us. A dump is a file, a
-// directory, or an archive (.zip, .tar, .tar.gz, .tgz, .gz) of them; files are
-// classified by content and parsed into graphs and metrics reports.
+// directory, or an archive (.zip, .tar, .tar.gz, .tgz, .tar.xz, .gz) of them;
+// files are classified by content and parsed into graphs and metrics reports.
+//
+// Loading rules, decided once for every caller:
+// - Directories are walked recursively in sorted path order. Hidden files and
+//   directories (".git", "._x", "__MACOSX") are ignored. Symbolic links are
+//   followed only to regular files inside the dump; others are listed in
+//   Dump::skipped.
+// - Archives are recognised by their magic bytes, not their names, wherever
+//   they appear (the root, inside a directory, inside another archive), and
+//   are read into memory, never extracted to disk. An entry path that is
+//   absolute or has a `..` component is an error naming the entry; symbolic
+//   and hard link entries are skipped with a reason.
+// - A file inside an archive is named `archive!entry` in messages and in
+//   DumpFile::path (`runs.zip!openxla/ir.txt`); the entries of a root archive
+//   are named by their entry path alone. A compressed single file
+//   (`ir.txt.gz`) is named without its compression suffix.
+// - Empty files, binary files and text that is no known dump are listed in
+//   Dump::skipped; a recognised file that does not parse fails the load.
 //
 // Pairing decides which graph of the left dump is compared with which graph
 // of the right one.
@@ -16,10 +33,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "graphdiff/export.h"
 #include "graphdiff/graph.h"
 #include "graphdiff/metrics.h"
 #include "graphdiff/parse.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // One file of a dump after parsing.
@@ -29,6 +48,7 @@ struct DumpFile {
   std::vector<Graph> graphs;
   std::vector<MetricsReport> metrics;
   std::vector<Diagnostic> warnings;
+  std::string source;  // as messages name it: "dumps/a/ir.txt", "a.zip!top/ir.txt"
 };
 
 // A loaded dump. Files are sorted by path. Files that are not dumps (unknown
@@ -44,8 +64,8 @@ struct LoadOptions {
   ParseOptions parse;
   uint64_t max_file_bytes = 8ull << 30;      // larger files are an error
   uint64_t max_archive_bytes = 32ull << 30;  // total uncompressed bytes read
-  size_t max_archive_entries = 1'000'000;
-  size_t max_files = 1'000'000;
+  size_t max_archive_entries = 1'000'000;  // per archive, directories included
+  size_t max_files = 1'000'000;            // files seen, archive entries included
   // Parse files in parallel; 0 = one thread per core.
   unsigned threads = 0;
 };
@@ -92,9 +112,16 @@ struct Pairing {
 };
 
 // Pairs graphs of the same kind: same relative path and record position
-// first, then graph name / Python frame, then order. Metrics pair with metrics.
+// first, then graph name / Python frame, then order. Metrics pair with metrics
+// (same path, then order). Paths compare after dropping archive names
+// (`a.zip!top/ir.txt` is `top/ir.txt`) and the single top-level directory all
+// of a side's files share, so `trace_once/ir.txt` pairs with `openxla/ir.txt`.
+// A name or frame pairs only when it tells graphs apart (not when every
+// remaining graph of both sides carries the same one). Output is sorted by
+// the left side's references; unpaired lists are sorted too.
 Pairing PairDumps(const Dump& left, const Dump& right);
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_DUMP_H_

@@ -9,6 +9,7 @@
 #ifndef GRAPHDIFF_FINDINGS_H_
 #define GRAPHDIFF_FINDINGS_H_
 
+#include "graphdiff/export.h"
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,10 +21,13 @@
 #include "graphdiff/graph.h"
 #include "graphdiff/metrics.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 enum class Severity : uint8_t { kInfo, kWarning, kError };
 std::string_view SeverityName(Severity s);  // "info", "warning", "error"
+// Inverse of SeverityName; false when `name` is not one.
+bool ParseSeverity(std::string_view name, Severity* out);
 
 // One place in a dump that supports a finding.
 struct Evidence {
@@ -37,7 +41,8 @@ struct Evidence {
 
 // One finding. `id` is one of: extra-outputs, dead-constant-expand, clones,
 // op-substitution, lifted-inputs, counter-delta, dead-code,
-// duplicate-subgraph, size-delta. `graph` names the graph (pair) it is about.
+// duplicate-subgraph, size-delta, and for a single dump (lint) size-facts.
+// `graph` names the graph (pair) it is about.
 struct Finding {
   std::string id;
   Severity severity = Severity::kInfo;
@@ -47,9 +52,16 @@ struct Finding {
   std::string explanation;  // why it matters, in plain words
   std::string hint;         // what to try; may be empty
   std::vector<Evidence> evidence;
+  // Evidence beyond the cap (DiffOptions::max_evidence) is counted, not kept.
+  int64_t evidence_omitted = 0;
   std::vector<std::string> related;  // ids of findings this one explains or is explained by
 };
 
+// Most important first: severity (error first), then count (largest
+// first), then id, then graph. The order every report uses.
+void SortFindings(std::vector<Finding>* findings);
+
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_FINDINGS_H_

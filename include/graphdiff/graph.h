@@ -10,6 +10,7 @@
 #ifndef GRAPHDIFF_GRAPH_H_
 #define GRAPHDIFF_GRAPH_H_
 
+#include "graphdiff/export.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include "graphdiff/strings.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // Element type, normalised across formats: `f32`, `Float`, `float32` and
@@ -179,5 +181,6 @@ std::string FormatType(const Graph& g, const TensorType& t);
 std::string FormatResults(const Graph& g, const Node& n);
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_GRAPH_H_

@@ -8,12 +8,14 @@
 #ifndef GRAPHDIFF_METRICS_H_
 #define GRAPHDIFF_METRICS_H_
 
+#include "graphdiff/export.h"
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // What a metric's values measure. Times are converted to nanoseconds and
@@ -56,5 +58,6 @@ struct MetricsReport {
 std::string_view MetricUnitName(MetricUnit unit);
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_METRICS_H_

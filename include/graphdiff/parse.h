@@ -9,6 +9,7 @@
 #ifndef GRAPHDIFF_PARSE_H_
 #define GRAPHDIFF_PARSE_H_
 
+#include "graphdiff/export.h"
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 #include "graphdiff/graph.h"
 #include "graphdiff/metrics.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // What a piece of text is, decided from its content, never from its name.
@@ -97,5 +99,6 @@ absl::StatusOr<std::vector<Graph>> ParseHloText(
     std::vector<Diagnostic>* warnings = nullptr);
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_PARSE_H_

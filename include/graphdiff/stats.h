@@ -6,6 +6,7 @@
 #ifndef GRAPHDIFF_STATS_H_
 #define GRAPHDIFF_STATS_H_
 
+#include "graphdiff/export.h"
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "graphdiff/metrics.h"
 #include "nlohmann/json.hpp"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // Size facts of one graph. `nodes` counts operations and inputs as the dump
@@ -59,5 +61,6 @@ nlohmann::ordered_json StatsToJson(const StatsReport& report);
 std::string RenderStatsText(const StatsReport& report, size_t top_ops = 0);
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_STATS_H_

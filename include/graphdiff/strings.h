@@ -8,6 +8,7 @@
 #ifndef GRAPHDIFF_STRINGS_H_
 #define GRAPHDIFF_STRINGS_H_
 
+#include "graphdiff/export.h"
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "absl/container/flat_hash_map.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // A handle to a string in one StringPool. Id 0 is always the empty string, so
@@ -62,5 +64,6 @@ class StringPool {
 };
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_STRINGS_H_

@@ -9,9 +9,12 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "graphdiff/gate.h"
 
 namespace graphdiff::cli {
 
@@ -24,9 +27,25 @@ inline constexpr int kExitTrouble = 2;
 using Runner = std::function<int()>;
 
 Runner AddStatsCommand(CLI::App& app);
+Runner AddSnapshotCommand(CLI::App& app);
+Runner AddCheckCommand(CLI::App& app);
+Runner AddDiffCommand(CLI::App& app);
+Runner AddLintCommand(CLI::App& app);
+
+// Colour for `--color MODE` (auto: stdout is a terminal, NO_COLOR unset,
+// TERM not dumb, and no -o FILE); defined in diff_cmd.cc.
+bool WantColor(const std::string& mode, const std::string& output);
+
+// Loads a dump, lints it and snapshots it for the gate (snapshot_cmd.cc);
+// `findings` receives the lint findings.
+absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings);
 
 // Prints "graphdiff: <message>" to stderr and returns kExitTrouble.
 int Fail(const absl::Status& status);
+// How to show file `inner` of the dump the user named `root`: the path they
+// typed for a plain file, `root/inner` in a directory, `root!inner` in an
+// archive.
+std::string DisplayPath(const std::string& root, const std::string& inner);
 // Writes `text` to `path`, or stdout when path is empty or "-".
 absl::Status WriteOutput(const std::string& path, std::string_view text);
 

@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<Runner> runners = {
       AddStatsCommand(app),
+      AddSnapshotCommand(app),
+      AddCheckCommand(app),
+      AddDiffCommand(app),
+      AddLintCommand(app),
   };
   try {
     app.parse(argc, argv);

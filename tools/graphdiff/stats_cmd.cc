@@ -22,21 +22,20 @@ int RunStats(const StatsArgs& args) {
   for (const std::string& path : args.paths) {
     absl::StatusOr<Dump> dump = LoadDump(path);
     if (!dump.ok()) return Fail(dump.status());
-    // A single-file dump names its file by base name; the user typed a path.
-    bool single = dump->files.size() == 1 && dump->files[0].path != path;
     for (const DumpFile& f : dump->files) {
+      std::string source = DisplayPath(path, f.path);
       for (const Graph& g : f.graphs) {
         GraphStats s = ComputeStats(g);
-        s.source = single ? path : path + "/" + f.path;
+        s.source = source;
         report.graphs.push_back(std::move(s));
       }
       for (const MetricsReport& m : f.metrics) {
         report.metrics.push_back(m);
-        report.metrics.back().source = single ? path : path + "/" + f.path;
+        report.metrics.back().source = source;
       }
     }
     for (const auto& [file, reason] : dump->skipped) {
-      report.skipped.emplace_back(path + "/" + file, reason);
+      report.skipped.emplace_back(DisplayPath(path, file), reason);
     }
   }
   std::string text = args.format == "json"

@@ -1,0 +1,164 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Diff: the whole pipeline on two dumps (or two graphs) in one call: pair,
+// align every graph pair, compare metrics, analyse, and return plain data
+// that every report format renders. Also the single-dump analysis behind
+// `graphdiff lint`.
+#ifndef GRAPHDIFF_DIFF_H_
+#define GRAPHDIFF_DIFF_H_
+
+#include "graphdiff/export.h"
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "graphdiff/align.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/findings.h"
+#include "graphdiff/graph.h"
+#include "graphdiff/metrics.h"
+
+GRAPHDIFF_PUBLIC_BEGIN
+namespace graphdiff {
+
+// Thresholds and caps of the analysis. Defaults suit real dumps.
+struct DiffOptions {
+  AlignOptions align;
+  // Keep only graph pairs and metrics pairs whose source path or graph name
+  // on either side equals this, or whose source path contains it. Empty: all.
+  std::string graph_selector;
+  // counter-delta: a counter moved when |right - left| >= counter_min_abs and
+  // |right - left| / max(|left|, 1) >= counter_min_rel.
+  int64_t counter_min_abs = 1;
+  double counter_min_rel = 0.05;
+  // Metrics (not counters) move when their accumulator changes by at least
+  // this fraction. Time metrics vary from run to run; they are compared only
+  // when compare_timings is set.
+  double metric_min_rel = 0.25;
+  bool compare_timings = false;
+  // duplicate-subgraph: the smallest duplicated computation worth reporting,
+  // in operation nodes (inputs and constants do not count).
+  uint32_t duplicate_min_ops = 2;
+  // Evidence items kept per finding; the rest are counted in
+  // Finding::evidence_omitted. Counts and titles always cover everything.
+  size_t max_evidence = 1000;
+};
+
+// One matched node pair in reportable form.
+struct PairRow {
+  std::string left;   // node names as the dumps write them
+  std::string right;
+  uint32_t reasons = 0;  // ChangeReason bits; 0 = unchanged
+  std::string matcher;
+  std::string detail;
+  std::string left_op;
+  std::string right_op;
+};
+
+// The comparison of one graph pair.
+struct GraphPairDiff {
+  std::string left_source;  // dump file paths as LoadDump gives them
+  std::string right_source;
+  std::string left_graph;  // graph names (may be empty)
+  std::string right_graph;
+  std::string how;  // the pairing rule: "path", "name", "frame", "order", "graphs"
+  GraphKind kind = GraphKind::kIr;
+  uint64_t left_nodes = 0;  // as GraphStats counts them
+  uint64_t right_nodes = 0;
+  uint64_t left_inputs = 0;
+  uint64_t right_inputs = 0;
+  uint64_t left_outputs = 0;
+  uint64_t right_outputs = 0;
+  uint64_t matched = 0;  // matched node pairs
+  uint64_t changed = 0;  // of which changed
+  uint64_t matched_outputs = 0;
+  std::map<std::string, int64_t> op_delta;  // op -> right count - left count, non-zero only
+  std::vector<PairRow> pairs;               // every matched pair, in alignment order
+  std::vector<std::string> left_only;       // node names
+  std::vector<std::string> right_only;
+  std::vector<std::string> left_only_outputs;  // output value names ("%13.1")
+  std::vector<std::string> right_only_outputs;
+  // The alignment itself (indices into the graphs). In memory only: not
+  // serialised, empty after DiffResultFromJson.
+  Alignment alignment;
+
+  // Same up to numbering and order.
+  bool identical() const;
+};
+
+// One counter (or metric accumulator) on both sides; nullopt = absent.
+struct CounterValues {
+  std::string name;
+  std::optional<int64_t> left;
+  std::optional<int64_t> right;
+};
+struct MetricValues {
+  std::string name;
+  MetricUnit unit = MetricUnit::kNumber;
+  std::optional<double> left;  // accumulator
+  std::optional<double> right;
+};
+
+// The comparison of one metrics-report pair: every counter and metric of
+// either side, sorted by name.
+struct MetricsPairDiff {
+  std::string left_source;
+  std::string right_source;
+  std::string how;
+  std::vector<CounterValues> counters;
+  std::vector<MetricValues> metrics;
+  // Every counter has the same value on both sides (metrics, which are
+  // mostly timings, do not count).
+  bool same() const;
+};
+
+// A graph or metrics report of one side with no counterpart.
+struct UnpairedItem {
+  std::string side;  // "left" or "right"
+  std::string what;  // "graph" or "metrics"
+  std::string source;
+  std::string graph;  // graph name; empty for metrics
+};
+
+// Everything `graphdiff diff` knows, as plain data.
+struct DiffResult {
+  std::string left_root;  // what the user named (Dump::root)
+  std::string right_root;
+  std::vector<GraphPairDiff> pairs;
+  std::vector<MetricsPairDiff> metrics;
+  std::vector<UnpairedItem> unpaired;
+  std::vector<Finding> findings;  // sorted by SortFindings
+
+  // Same up to numbering and order: every graph pair identical, nothing
+  // unpaired, every counter equal. Decides `graphdiff diff`'s exit code.
+  bool same() const;
+};
+
+// Pairs the dumps (PairDumps), aligns each graph pair, compares metrics and
+// analyses. Errors: an alignment failed.
+absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
+                                     const DiffOptions& options = {});
+
+// The same for two graphs alone (how = "graphs").
+absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
+                                      const DiffOptions& options = {});
+
+// Options of the single-dump analysis.
+struct LintOptions {
+  std::string graph_selector;  // as DiffOptions::graph_selector
+  uint32_t duplicate_min_ops = 2;
+  size_t max_evidence = 1000;
+};
+
+// Findings on one dump alone: dead-code, dead-constant-expand, clones,
+// duplicate-subgraph, and size-facts per graph; sorted by SortFindings.
+std::vector<Finding> LintDump(const Dump& dump, const LintOptions& options = {});
+
+}  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
+
+#endif  // GRAPHDIFF_DIFF_H_

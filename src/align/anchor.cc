@@ -1,0 +1,109 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Exact anchors: equal fingerprints that occur exactly once among the free
+// nodes of each side.
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "align/matchers.h"
+
+namespace graphdiff::align {
+namespace {
+
+struct Entry {
+  uint64_t key;
+  uint32_t side;
+  uint32_t node;
+  bool operator<(const Entry& o) const {
+    return std::tie(key, side, node) < std::tie(o.key, o.side, o.node);
+  }
+};
+
+struct Candidate {
+  uint32_t height;
+  uint64_t sym;
+  uint32_t left;
+  uint32_t right;
+};
+
+// Operands already matched must agree with the pair more than they disagree.
+bool Verify(const State& st, uint32_t l, uint32_t r) {
+  auto lo = st.side[0].operands(l);
+  auto ro = st.side[1].operands(r);
+  int agree = 0, conflict = 0;
+  for (size_t i = 0; i < lo.size() && i < ro.size(); ++i) {
+    uint32_t m = st.map[0][lo[i].node];
+    if (m == kNone) continue;
+    if (m == ro[i].node && lo[i].output == ro[i].output) {
+      ++agree;
+    } else {
+      ++conflict;
+    }
+  }
+  return conflict == 0 || agree > conflict;
+}
+
+void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
+                const std::vector<uint64_t>& right_keys) {
+  const std::vector<uint64_t>* keys[2] = {&left_keys, &right_keys};
+  std::vector<Entry> entries;
+  for (uint32_t s = 0; s < 2; ++s) {
+    for (uint32_t v = 0; v < st.side[s].size; ++v) {
+      if (st.free(s, v)) entries.push_back({(*keys[s])[v], s, v});
+    }
+  }
+  std::sort(entries.begin(), entries.end());
+  std::vector<Candidate> cands;
+  for (size_t i = 0; i < entries.size();) {
+    size_t j = i;
+    while (j < entries.size() && entries[j].key == entries[i].key) ++j;
+    // A unique pair is exactly one left entry followed by one right entry.
+    if (j - i == 2 && entries[i].side == 0 && entries[i + 1].side == 1) {
+      uint32_t l = entries[i].node, r = entries[i + 1].node;
+      uint32_t h = std::max(st.side[0].height[l], st.side[1].height[r]);
+      cands.push_back({h, SymKey(l, r), l, r});
+    }
+    i = j;
+  }
+  // Tallest first: a tall match explains its whole subtree.
+  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.height != b.height) return a.height > b.height;
+    if (a.sym != b.sym) return a.sym < b.sym;
+    return a.left < b.left;
+  });
+  for (const Candidate& c : cands) {
+    if (!st.free(0, c.left) || !st.free(1, c.right)) continue;
+    if (!Verify(st, c.left, c.right)) continue;
+    st.Match(c.left, c.right, MatcherId::kAnchor);
+  }
+}
+
+}  // namespace
+
+void AnchorMatcher::Run(State& st) {
+  for (int s = 0; s < 2; ++s) {
+    if (st.side[s].size == 0) return;
+  }
+  // Nothing left to anchor on one side: skip the fingerprinting work.
+  auto any_free = [&](int s) {
+    for (uint32_t v = 0; v < st.side[s].size; ++v) {
+      if (st.free(s, v)) return true;
+    }
+    return false;
+  };
+  if (!any_free(0) || !any_free(1)) return;
+  st.fp[0] = ComputeFingerprints(st, 0, level_);
+  st.fp[1] = ComputeFingerprints(st, 1, level_);
+  if (level_ == Level::kFull && st.full_fp[0].context.empty()) {
+    st.full_fp[0] = st.fp[0];
+    st.full_fp[1] = st.fp[1];
+  }
+  // Strictest key first; each later pass only sees what is still free, so
+  // a key that was ambiguous before can be unique now.
+  AnchorPass(st, st.fp[0].context, st.fp[1].context);
+  AnchorPass(st, st.fp[0].bottom_up, st.fp[1].bottom_up);
+  AnchorPass(st, st.fp[0].top_down, st.fp[1].top_down);
+}
+
+}  // namespace graphdiff::align

@@ -1,0 +1,62 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Fingerprints: a bottom-up Merkle hash (what a node computes from what) and
+// a top-down context (who uses it, at which operand position), so identical
+// leaves such as a hundred f32[64] parameters are told apart by their users.
+#include "align/hash.h"
+#include "align/matchers.h"
+
+namespace graphdiff::align {
+namespace {
+
+constexpr uint64_t kMatchedSeed = 0x6d617463686564ULL;
+
+}  // namespace
+
+Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
+  const SideView& s = state.side[side];
+  const uint32_t n = s.size;
+  Fingerprints fp;
+  fp.bottom_up.resize(n);
+  fp.context.resize(n);
+  fp.top_down.resize(n);
+  const bool attrs = level == Level::kFull && state.same_kind;
+  const bool types = level == Level::kFull && state.use_types;
+  for (uint32_t v = 0; v < n; ++v) {
+    // A matched node is known: its identity is its pair, named the same way
+    // on both sides (by the left index), which pins down free neighbours.
+    uint32_t pair = state.map[side][v];
+    if (pair != kNone) {
+      fp.bottom_up[v] = Combine(kMatchedSeed, side == 0 ? v : pair);
+      continue;
+    }
+    uint64_t h = s.cls[v];
+    if (attrs) h = Combine(h, s.attr_hash[v]);
+    if (types) h = Combine(h, s.type_hash[v]);
+    for (const ValueRef& r : s.operands(v)) {
+      if (level == Level::kSkeleton && s.leaf[r.node]) continue;
+      h = Combine(h, Combine(fp.bottom_up[r.node], r.output));
+    }
+    fp.bottom_up[v] = h;
+  }
+  // Two rounds of user context; sums keep it independent of user order.
+  std::vector<uint64_t> round1(n);
+  for (uint32_t v = 0; v < n; ++v) {
+    uint64_t c = 0;
+    for (const Use& u : s.users(v)) {
+      c += Combine(Combine(fp.bottom_up[u.user], u.pos), u.output);
+    }
+    round1[v] = Combine(fp.bottom_up[v], c);
+  }
+  for (uint32_t v = 0; v < n; ++v) {
+    uint64_t c = 0;
+    for (const Use& u : s.users(v)) {
+      c += Combine(Combine(round1[u.user], u.pos), u.output);
+    }
+    fp.context[v] = Combine(fp.bottom_up[v], c);
+    fp.top_down[v] = Combine(Combine(s.cls[v], 0x746f70ULL), c);
+  }
+  return fp;
+}
+
+}  // namespace graphdiff::align

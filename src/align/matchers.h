@@ -1,0 +1,82 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The matchers, in the order align.cc runs them. Each is one small class with
+// one method over the shared State; adding a matcher is one file here and one
+// line in the pipeline.
+#ifndef GRAPHDIFF_SRC_ALIGN_MATCHERS_H_
+#define GRAPHDIFF_SRC_ALIGN_MATCHERS_H_
+
+#include "absl/status/status.h"
+#include "align/state.h"
+#include "graphdiff/graph.h"
+
+namespace graphdiff::align {
+
+// Builds both SideViews: op classes (equivalence table, module names),
+// operands resolved through pure aliases, users, type and attribute hashes.
+// Fails on a graph that is not topologically ordered.
+class Normalizer {
+ public:
+  absl::Status Run(const Graph& left, const Graph& right, State& state);
+};
+
+// Unique-to-unique pairs of equal fingerprints at one level, tallest first,
+// each verified against already matched operands.
+class AnchorMatcher {
+ public:
+  explicit AnchorMatcher(Level level) : level_(level) {}
+  void Run(State& state);
+
+ private:
+  Level level_;
+};
+
+// From matched pairs, operands by position and users by role (op class and
+// operand position), to a fixpoint. Pairs whose types and attributes agree go
+// first; with `exact_only` the others are not made at all, so a guess next to
+// a change cannot take a node that later exact evidence would pair better.
+class PropagationMatcher {
+ public:
+  explicit PropagationMatcher(bool exact_only = false) : exact_only_(exact_only) {}
+  void Run(State& state);
+
+ private:
+  bool exact_only_;
+};
+
+// Graph inputs and outputs are ordered: identical leftovers among them (a
+// row of equal parameters, equal dead outputs) pair in declaration order.
+class PositionMatcher {
+ public:
+  void Run(State& state);
+};
+
+// Same-class candidates near matched nodes, scored by matched-neighbour
+// overlap, type and attributes; bounded candidates per node.
+class SimilarityMatcher {
+ public:
+  void Run(State& state);
+};
+
+// Free nodes that every full-level fingerprint finds alike (twenty unused
+// `empty` allocations) pair in node order: any pairing among them is equally
+// right, and leaving them unmatched would report phantom changes.
+class TwinMatcher {
+ public:
+  void Run(State& state);
+};
+
+// Different ops whose neighbourhoods are matched: substitutions, and one node
+// that corresponds to a chain of unmatched nodes (a decomposition).
+class RelaxedMatcher {
+ public:
+  void Run(State& state);
+};
+
+// The fingerprints of one side at `level` (bottom-up Merkle plus a two-round
+// top-down context refinement).
+Fingerprints ComputeFingerprints(const State& state, int side, Level level);
+
+}  // namespace graphdiff::align
+
+#endif  // GRAPHDIFF_SRC_ALIGN_MATCHERS_H_

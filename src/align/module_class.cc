@@ -1,0 +1,92 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "align/module_class.h"
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+namespace graphdiff::align {
+namespace {
+
+struct NameRule {
+  std::string_view word;  // a lower-case name token, trailing digits removed
+  std::string_view op;
+};
+
+// Conventional torch.nn attribute names. Longer words first where one is a
+// prefix of another matters only for exact compares, so order is free.
+constexpr NameRule kRules[] = {
+    {"conv", "aten::convolution"},     {"convolution", "aten::convolution"},
+    {"bn", "aten::batch_norm"},        {"batchnorm", "aten::batch_norm"},
+    {"norm", "aten::batch_norm"},      {"ln", "aten::layer_norm"},
+    {"layernorm", "aten::layer_norm"}, {"relu", "aten::relu"},
+    {"gelu", "aten::gelu"},            {"silu", "aten::silu"},
+    {"sigmoid", "aten::sigmoid"},      {"tanh", "aten::tanh"},
+    {"act", "aten::relu"},             {"activation", "aten::relu"},
+    {"maxpool", "aten::max_pool2d"},   {"pool", "aten::max_pool2d"},
+    {"avgpool", "aten::adaptive_avg_pool2d"},
+    {"fc", "aten::linear"},            {"linear", "aten::linear"},
+    {"proj", "aten::linear"},          {"classifier", "aten::linear"},
+    {"head", "aten::linear"},          {"dropout", "aten::dropout"},
+    {"drop", "aten::dropout"},         {"embed", "aten::embedding"},
+    {"embedding", "aten::embedding"},  {"embeddings", "aten::embedding"},
+    {"flatten", "aten::flatten"},      {"softmax", "aten::softmax"},
+};
+
+std::string_view Lookup(const std::string& word) {
+  for (const NameRule& r : kRules) {
+    if (r.word == word) return r.op;
+  }
+  // Suffix evidence: "q_proj", "fc1" already split; "convblock" is not.
+  for (const NameRule& r : kRules) {
+    if (r.word.size() >= 4 && word.size() > r.word.size() &&
+        word.compare(word.size() - r.word.size(), r.word.size(), r.word) == 0) {
+      return r.op;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view ModuleOpFromName(std::string_view path) {
+  // Tokens split at '.', '_' and other punctuation; "L", "self", "getattr"
+  // are Dynamo's spelling of the access path, not part of the name.
+  std::vector<std::string> tokens;
+  std::string cur;
+  for (char c : path) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!cur.empty()) {
+      tokens.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) tokens.push_back(std::move(cur));
+  if (!tokens.empty() && tokens[0].rfind("module", 0) == 0) tokens.erase(tokens.begin());
+  // Sequential children are numbered: `downsample.0` is the conv of a
+  // ResNet shortcut, `downsample.1` its batch norm.
+  auto numeric = [](const std::string& t) {
+    return !t.empty() && std::isdigit(static_cast<unsigned char>(t[0]));
+  };
+  for (size_t i = tokens.size(); i-- > 0;) {
+    if (numeric(tokens[i])) {
+      if (i > 0 && tokens[i - 1] == "downsample" && i + 1 == tokens.size()) {
+        if (tokens[i] == "0") return "aten::convolution";
+        if (tokens[i] == "1") return "aten::batch_norm";
+      }
+      continue;
+    }
+    std::string word = tokens[i];
+    while (!word.empty() && std::isdigit(static_cast<unsigned char>(word.back()))) {
+      word.pop_back();
+    }
+    if (word.empty()) continue;
+    std::string_view op = Lookup(word);
+    if (!op.empty()) return op;
+    return {};  // only the last named token speaks for the module
+  }
+  return {};
+}
+
+}  // namespace graphdiff::align

@@ -1,0 +1,194 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Normalise: the per-node facts every later matcher compares.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "absl/container/flat_hash_map.h"
+#include "align/hash.h"
+#include "align/matchers.h"
+#include "align/module_class.h"
+#include "fmt/format.h"
+
+namespace graphdiff::align {
+namespace {
+
+class StrHashes {
+ public:
+  explicit StrHashes(const Graph& g) : g_(g), cache_(g.strings.size(), 0) {}
+  uint64_t operator()(StrId id) {
+    if (id.id >= cache_.size()) return HashString(g_.str(id));
+    uint64_t& h = cache_[id.id];
+    if (h == 0) h = HashString(g_.str(id)) | 1;
+    return h;
+  }
+
+ private:
+  const Graph& g_;
+  std::vector<uint64_t> cache_;
+};
+
+bool IsAliasClass(std::string_view cls) { return cls == "alias"; }
+
+// `operator.getitem(x, k)` left as a node by a parser: a projection.
+bool ProjectionIndex(const Graph& g, const Node& n, uint32_t* index) {
+  std::string_view op = g.str(n.op);
+  if (n.operands.size() != 1 || op.size() < 7 ||
+      op.substr(op.size() - 7) != "getitem") {
+    return false;
+  }
+  std::optional<std::string_view> k = g.attr(n, "arg1");
+  if (!k) return false;
+  std::optional<std::vector<int64_t>> v = ParseIntList(*k);
+  if (!v || v->size() != 1 || (*v)[0] < 0) return false;
+  *index = static_cast<uint32_t>((*v)[0]);
+  return true;
+}
+
+absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
+  const uint32_t n = static_cast<uint32_t>(g.nodes.size());
+  s.graph = &g;
+  s.size = n;
+  s.cls.assign(n, 0);
+  s.leaf.assign(n, 0);
+  s.module.assign(n, 0);
+  s.type_hash.assign(n, 0);
+  s.attr_hash.assign(n, 0);
+  s.height.assign(n, 0);
+  s.op_begin.assign(n + 1, 0);
+  s.ops.clear();
+  StrHashes hashes(g);
+  absl::flat_hash_map<uint32_t, std::pair<uint64_t, bool>> class_cache;  // op id
+  std::vector<ValueRef> forward(n);  // what an alias/projection stands for
+  std::vector<uint8_t> is_alias(n, 0);
+  size_t typed = 0;
+  for (uint32_t v = 0; v < n; ++v) {
+    const Node& node = g.nodes[v];
+    s.leaf[v] = node.kind == NodeKind::kInput || node.kind == NodeKind::kConstant ||
+                node.kind == NodeKind::kGetAttr;
+    // Op class, cached per distinct op string.
+    uint32_t key = node.op.id * 2 + (node.kind == NodeKind::kModuleCall);
+    auto [it, inserted] = class_cache.try_emplace(key);
+    if (inserted) {
+      std::string_view op = g.str(node.op);
+      std::string_view cls;
+      if (node.kind == NodeKind::kModuleCall) {
+        std::optional<std::string_view> target = g.attr(node, "target");
+        std::string_view rep = ModuleOpFromName(target ? *target : op);
+        if (!rep.empty()) cls = eq.ClassOf(rep);
+      }
+      if (cls.empty()) cls = eq.ClassOf(op);
+      it->second = {HashString(cls), IsAliasClass(cls)};
+    }
+    s.cls[v] = it->second.first;
+    s.module[v] = node.kind == NodeKind::kModuleCall;
+    // Operands, resolved through aliases and projections. An alias keeps
+    // its own operand unresolved, so a chain of aliases stays a chain
+    // instead of becoming a row of look-alike siblings.
+    const bool alias = it->second.second && node.operands.size() == 1;
+    uint32_t index = 0;
+    const bool projection = !alias && ProjectionIndex(g, node, &index);
+    s.op_begin[v] = static_cast<uint32_t>(s.ops.size());
+    uint32_t h = 0;
+    ValueRef source{};
+    for (const ValueRef& r : node.operands) {
+      if (r.node >= v) {
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: node {} ({}) uses node {} which does not come before it; "
+            "graphs must be in topological order",
+            g.source.file, v, g.str(node.name), r.node));
+      }
+      ValueRef x = (is_alias[r.node] && r.output == 0) ? forward[r.node] : r;
+      source = x;
+      const ValueRef kept = alias || projection ? r : x;
+      s.ops.push_back(kept);
+      h = std::max(h, s.height[kept.node] + 1);
+    }
+    s.height[v] = h;
+    if (alias) {
+      is_alias[v] = 1;
+      forward[v] = source;
+    } else if (projection) {
+      is_alias[v] = 1;
+      forward[v] = ValueRef{source.node, index};
+    }
+    // Types.
+    if (!node.results.empty()) ++typed;
+    uint64_t th = node.results.size();
+    for (const TensorType& t : node.results) {
+      th = Combine(th, static_cast<uint64_t>(t.dtype) * 2 + t.rank_known);
+      for (const Dim& d : t.dims) {
+        th = Combine(th, static_cast<uint64_t>(d.kind) ^
+                             (static_cast<uint64_t>(d.value) << 3) ^
+                             (d.kind == Dim::Kind::kSymbolic ? hashes(d.symbol) : 0));
+      }
+    }
+    s.type_hash[v] = th;
+    // Attributes: an unordered sum, since formats order keys differently.
+    uint64_t ah = 0;
+    for (const Attr& a : node.attrs) {
+      if (IsPresentationKey(g.str(a.key))) continue;
+      ah += Combine(hashes(a.key), hashes(a.value));
+    }
+    s.attr_hash[v] = ah;
+  }
+  s.op_begin[n] = static_cast<uint32_t>(s.ops.size());
+  s.out_pos.assign(n, kNone);
+  for (uint32_t i = 0; i < g.outputs.size(); ++i) {
+    uint32_t o = g.outputs[i].node;
+    if (o < n && s.out_pos[o] == kNone) s.out_pos[o] = i;
+  }
+  s.typed = n > 0 && typed * 2 >= n;
+  // Users: counting sort by used node, so each list is in user order.
+  s.use_begin.assign(n + 1, 0);
+  for (const ValueRef& r : s.ops) ++s.use_begin[r.node + 1];
+  for (uint32_t v = 0; v < n; ++v) s.use_begin[v + 1] += s.use_begin[v];
+  s.uses.assign(s.ops.size(), Use{});
+  std::vector<uint32_t> fill(s.use_begin.begin(), s.use_begin.end() - 1);
+  for (uint32_t v = 0; v < n; ++v) {
+    for (uint32_t i = s.op_begin[v]; i < s.op_begin[v + 1]; ++i) {
+      const ValueRef& r = s.ops[i];
+      s.uses[fill[r.node]++] = Use{v, i - s.op_begin[v], r.output};
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+const char* MatcherName(MatcherId id) {
+  switch (id) {
+    case MatcherId::kNone: return "none";
+    case MatcherId::kAnchor: return "anchor";
+    case MatcherId::kPropagate: return "propagate";
+    case MatcherId::kPosition: return "position";
+    case MatcherId::kSimilarity: return "similarity";
+    case MatcherId::kRelaxed: return "relaxed";
+  }
+  return "none";
+}
+
+absl::Status Normalizer::Run(const Graph& left, const Graph& right, State& state) {
+  const OpEquivalence& eq = *state.equivalence;
+  for (int s = 0; s < 2; ++s) {
+    const Graph& g = s == 0 ? left : right;
+    absl::Status st = BuildSide(g, eq, state.side[s]);
+    if (!st.ok()) return st;
+    for (const ValueRef& r : g.outputs) {
+      if (r.node >= g.nodes.size()) {
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: output refers to node {} of a {}-node graph", g.source.file,
+            r.node, g.nodes.size()));
+      }
+    }
+    state.map[s].assign(g.nodes.size(), kNone);
+    state.how[s].assign(g.nodes.size(), MatcherId::kNone);
+    state.covered[s].assign(g.nodes.size(), 0);
+  }
+  state.same_kind = left.kind == right.kind;
+  state.use_types = state.side[0].typed && state.side[1].typed;
+  return absl::OkStatus();
+}
+
+}  // namespace graphdiff::align

@@ -1,0 +1,188 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Propagation: a matched pair vouches for its neighbours. Operands pair by
+// position, users by role (op class, operand position, output read).
+#include <algorithm>
+#include <deque>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "align/matchers.h"
+
+namespace graphdiff::align {
+namespace {
+
+struct Role {
+  uint64_t cls;
+  uint32_t pos;
+  uint32_t output;
+  uint64_t fp;
+  uint32_t node;
+  bool SameRole(const Role& o) const {
+    return cls == o.cls && pos == o.pos && output == o.output;
+  }
+  bool operator<(const Role& o) const {
+    return std::tie(cls, pos, output, fp, node) <
+           std::tie(o.cls, o.pos, o.output, o.fp, o.node);
+  }
+};
+
+void FreeUsers(const State& st, int s, uint32_t v, std::vector<Role>* out) {
+  out->clear();
+  const SideView& view = st.side[s];
+  const std::vector<uint64_t>& fp = st.fp[s].bottom_up;
+  for (const Use& u : view.users(v)) {
+    if (!st.free(s, u.user)) continue;
+    out->push_back({view.cls[u.user], u.pos, u.output,
+                    fp.empty() ? 0 : fp[u.user], u.user});
+  }
+  std::sort(out->begin(), out->end());
+  // A node reading v twice is one user.
+  out->erase(std::unique(out->begin(), out->end(),
+                         [](const Role& a, const Role& b) { return a.node == b.node; }),
+             out->end());
+}
+
+bool HasFreeNeighbour(const State& st, int s, uint32_t v) {
+  const SideView& view = st.side[s];
+  for (const ValueRef& r : view.operands(v)) {
+    if (st.free(s, r.node)) return true;
+  }
+  for (const ValueRef& r : view.graph->nodes[v].operands) {
+    if (st.free(s, r.node)) return true;
+  }
+  for (const Use& u : view.users(v)) {
+    if (st.free(s, u.user)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void PropagationMatcher::Run(State& st) {
+  std::deque<std::pair<uint32_t, uint32_t>> work;
+  {
+    // Only pairs with a free neighbour on both sides can vouch for
+    // anything; after the first run that is a thin fringe, so later runs
+    // stay proportional to what is left instead of re-sorting every pair.
+    std::vector<std::pair<uint64_t, uint32_t>> seeds;
+    for (uint32_t l = 0; l < st.side[0].size; ++l) {
+      const uint32_t r = st.map[0][l];
+      if (r == kNone || !HasFreeNeighbour(st, 0, l) || !HasFreeNeighbour(st, 1, r)) {
+        continue;
+      }
+      seeds.push_back({SymKey(l, r), l});
+    }
+    std::sort(seeds.begin(), seeds.end());
+    for (const auto& [key, l] : seeds) work.emplace_back(l, st.map[0][l]);
+  }
+  std::vector<Role> lu, ru;
+  // A pair whose own type and attributes also agree is taken at once; one
+  // that only shares the op class waits until the exact evidence has run
+  // dry. Near a change (a rewired operand between two look-alike `view`s),
+  // the positional guess would otherwise steal the node that the exact
+  // chain from the other side reaches a moment later.
+  const SideView& L = st.side[0];
+  const SideView& R = st.side[1];
+  auto exact = [&](uint32_t a, uint32_t b) {
+    return (!st.use_types || L.type_hash[a] == R.type_hash[b]) &&
+           (!st.same_kind || L.attr_hash[a] == R.attr_hash[b]);
+  };
+  std::deque<std::pair<uint32_t, uint32_t>> pending;
+  auto match = [&](uint32_t l, uint32_t r) {
+    if (!st.free(0, l) || !st.free(1, r)) return;
+    if (!exact(l, r)) {
+      pending.emplace_back(l, r);
+      return;
+    }
+    st.Match(l, r, MatcherId::kPropagate);
+    work.emplace_back(l, r);
+  };
+  for (;;) {
+    if (work.empty()) {
+      // One deferred guess at a time, so what it vouches for goes first.
+      // Before the anchors and positions have all had their say, no
+      // guesses at all: they may still reach these nodes exactly.
+      while (!exact_only_ && !pending.empty() && work.empty()) {
+        auto [a, b] = pending.front();
+        pending.pop_front();
+        if (!st.free(0, a) || !st.free(1, b)) continue;
+        st.Match(a, b, MatcherId::kPropagate);
+        work.emplace_back(a, b);
+      }
+      if (work.empty()) break;
+    }
+    auto [l, r] = work.front();
+    work.pop_front();
+    auto lo = st.side[0].operands(l);
+    auto ro = st.side[1].operands(r);
+    for (size_t i = 0; i < lo.size() && i < ro.size(); ++i) {
+      uint32_t a = lo[i].node, b = ro[i].node;
+      if (lo[i].output != ro[i].output || !st.free(0, a) || !st.free(1, b)) continue;
+      if (st.side[0].cls[a] != st.side[1].cls[b]) continue;
+      match(a, b);
+    }
+    // The operands as written, too: readers see through pure aliases, so an
+    // alias whose own source changed (a rewired `detach`) has no other route
+    // to its counterpart.
+    const Node& ln = st.side[0].graph->nodes[l];
+    const Node& rn = st.side[1].graph->nodes[r];
+    for (size_t i = 0; i < ln.operands.size() && i < rn.operands.size(); ++i) {
+      uint32_t a = ln.operands[i].node, b = rn.operands[i].node;
+      if (ln.operands[i].output != rn.operands[i].output || !st.free(0, a) ||
+          !st.free(1, b) || st.side[0].cls[a] != st.side[1].cls[b]) {
+        continue;
+      }
+      match(a, b);
+    }
+    FreeUsers(st, 0, l, &lu);
+    if (lu.empty()) continue;
+    FreeUsers(st, 1, r, &ru);
+    // Walk both sorted lists role by role.
+    size_t i = 0, j = 0;
+    while (i < lu.size() && j < ru.size()) {
+      if (!lu[i].SameRole(ru[j])) {
+        if (lu[i] < ru[j]) {
+          ++i;
+        } else {
+          ++j;
+        }
+        continue;
+      }
+      size_t ie = i, je = j;
+      while (ie < lu.size() && lu[ie].SameRole(lu[i])) ++ie;
+      while (je < ru.size() && ru[je].SameRole(ru[j])) ++je;
+      if (ie - i == 1 && je - j == 1) {
+        match(lu[i].node, ru[j].node);
+      } else {
+        // Several users in one role: those with a fingerprint unique on
+        // both sides still pair.
+        size_t a = i, b = j;
+        while (a < ie && b < je) {
+          if (lu[a].fp != ru[b].fp) {
+            if (lu[a].fp < ru[b].fp) {
+              ++a;
+            } else {
+              ++b;
+            }
+            continue;
+          }
+          size_t ae = a, be = b;
+          while (ae < ie && lu[ae].fp == lu[a].fp) ++ae;
+          while (be < je && ru[be].fp == ru[b].fp) ++be;
+          if (ae - a == 1 && be - b == 1 && st.free(0, lu[a].node) &&
+              st.free(1, ru[b].node)) {
+            match(lu[a].node, ru[b].node);
+          }
+          a = ae;
+          b = be;
+        }
+      }
+      i = ie;
+      j = je;
+    }
+  }
+}
+
+}  // namespace graphdiff::align

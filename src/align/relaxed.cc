@@ -1,0 +1,267 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Relaxed ops: pairs whose op classes differ but whose surroundings match.
+// A lone free node facing a small free region bounded by the same matched
+// nodes is a decomposition (module `fc` ~ `t` + `addmm`); two lone nodes are
+// a substitution. Rounds alternate with propagation, since each relaxed pair
+// can unlock its neighbours.
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "align/matchers.h"
+#include "align/neighbours.h"
+
+namespace graphdiff::align {
+namespace {
+
+// Regions larger than this are not one op's decomposition.
+constexpr uint32_t kMaxRegion = 16;
+constexpr int kRounds = 4;
+
+uint32_t Find(std::vector<uint32_t>& parent, uint32_t x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+// Connected regions of free non-leaf nodes of one side.
+struct Regions {
+  std::vector<uint32_t> id;       // region of each node, kNone if not free
+  std::vector<uint32_t> begin;    // CSR over members
+  std::vector<uint32_t> members;  // ascending within a region
+};
+
+Regions BuildRegions(const State& st, int s) {
+  const SideView& v = st.side[s];
+  std::vector<uint32_t> parent(v.size);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto usable = [&](uint32_t x) { return st.free(s, x) && !v.leaf[x]; };
+  for (uint32_t x = 0; x < v.size; ++x) {
+    if (!usable(x)) continue;
+    for (const ValueRef& r : v.operands(x)) {
+      if (!usable(r.node)) continue;
+      uint32_t a = Find(parent, x), b = Find(parent, r.node);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  Regions out;
+  out.id.assign(v.size, kNone);
+  std::vector<uint32_t> root_id(v.size, kNone);
+  std::vector<uint32_t> count;
+  for (uint32_t x = 0; x < v.size; ++x) {
+    if (!usable(x)) continue;
+    uint32_t root = Find(parent, x);
+    if (root_id[root] == kNone) {
+      root_id[root] = static_cast<uint32_t>(count.size());
+      count.push_back(0);
+    }
+    out.id[x] = root_id[root];
+    ++count[root_id[root]];
+  }
+  out.begin.assign(count.size() + 1, 0);
+  for (size_t i = 0; i < count.size(); ++i) out.begin[i + 1] = out.begin[i] + count[i];
+  out.members.resize(out.begin.back());
+  std::vector<uint32_t> fill(out.begin.begin(), out.begin.end() - 1);
+  for (uint32_t x = 0; x < v.size; ++x) {
+    if (out.id[x] != kNone) out.members[fill[out.id[x]]++] = x;
+  }
+  return out;
+}
+
+// The matched boundary of a region, named by left indices so both sides'
+// boundaries compare directly; one marker element for "is an output".
+std::vector<uint64_t> Boundary(const State& st, int s, const Regions& reg,
+                               uint32_t region, const std::vector<uint8_t>& is_output) {
+  const SideView& v = st.side[s];
+  std::vector<uint64_t> out;
+  auto name = [&](uint32_t x) -> uint64_t { return s == 0 ? x : st.map[1][x]; };
+  for (uint32_t i = reg.begin[region]; i < reg.begin[region + 1]; ++i) {
+    uint32_t x = reg.members[i];
+    for (const ValueRef& r : v.operands(x)) {
+      if (st.map[s][r.node] != kNone) out.push_back(name(r.node) * 2);
+    }
+    for (const Use& u : v.users(x)) {
+      if (st.map[s][u.user] != kNone) out.push_back(name(u.user) * 2 + 1);
+    }
+    if (is_output[x]) out.push_back(~uint64_t{0});
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+struct RegionEdge {
+  double score;
+  uint64_t sym;
+  uint32_t left_region;
+  uint32_t right_region;
+};
+
+// The member whose value leaves the region: the primary counterpart.
+uint32_t RegionRoot(const State& st, int s, const Regions& reg, uint32_t region,
+                    const std::vector<uint8_t>& is_output) {
+  const SideView& v = st.side[s];
+  uint32_t root = reg.members[reg.begin[region + 1] - 1];
+  for (uint32_t i = reg.begin[region + 1]; i-- > reg.begin[region];) {
+    uint32_t x = reg.members[i];
+    bool leaves = is_output[x] != 0;
+    for (const Use& u : v.users(x)) leaves |= reg.id[u.user] != region;
+    if (leaves) return x;
+  }
+  return root;
+}
+
+// One left node against a region of right nodes, or the mirror.
+bool Decompose(State& st, const std::vector<uint8_t> (&is_output)[2]) {
+  Regions reg[2] = {BuildRegions(st, 0), BuildRegions(st, 1)};
+  const uint32_t nreg[2] = {static_cast<uint32_t>(reg[0].begin.size() - 1),
+                            static_cast<uint32_t>(reg[1].begin.size() - 1)};
+  auto size = [&](int s, uint32_t r) { return reg[s].begin[r + 1] - reg[s].begin[r]; };
+  std::vector<std::vector<uint64_t>> bound[2];
+  for (int s = 0; s < 2; ++s) {
+    bound[s].resize(nreg[s]);
+    for (uint32_t r = 0; r < nreg[s]; ++r) {
+      if (size(s, r) <= kMaxRegion) bound[s][r] = Boundary(st, s, reg[s], r, is_output[s]);
+    }
+  }
+  std::vector<RegionEdge> edges;
+  std::vector<uint32_t> touching;
+  for (uint32_t a = 0; a < nreg[0]; ++a) {
+    if (size(0, a) > kMaxRegion || bound[0][a].empty()) continue;
+    // Right regions next to the counterparts of a's boundary.
+    touching.clear();
+    for (uint32_t i = reg[0].begin[a]; i < reg[0].begin[a + 1]; ++i) {
+      uint32_t x = reg[0].members[i];
+      for (const ValueRef& r : st.side[0].operands(x)) {
+        uint32_t m = st.map[0][r.node];
+        if (m == kNone) continue;
+        for (const Use& u : st.side[1].users(m)) {
+          if (reg[1].id[u.user] != kNone) touching.push_back(reg[1].id[u.user]);
+        }
+      }
+      for (const Use& u : st.side[0].users(x)) {
+        uint32_t m = st.map[0][u.user];
+        if (m == kNone) continue;
+        for (const ValueRef& r : st.side[1].operands(m)) {
+          if (reg[1].id[r.node] != kNone) touching.push_back(reg[1].id[r.node]);
+        }
+      }
+    }
+    std::sort(touching.begin(), touching.end());
+    touching.erase(std::unique(touching.begin(), touching.end()), touching.end());
+    for (uint32_t b : touching) {
+      if (size(1, b) > kMaxRegion) continue;
+      if (size(0, a) > 1 && size(1, b) > 1) continue;  // many-to-many: not ours
+      if (size(0, a) == 1 && size(1, b) == 1) continue;  // the substitution pass
+      const std::vector<uint64_t>& x = bound[0][a];
+      const std::vector<uint64_t>& y = bound[1][b];
+      std::vector<uint64_t> common;
+      std::set_intersection(x.begin(), x.end(), y.begin(), y.end(),
+                            std::back_inserter(common));
+      size_t uni = x.size() + y.size() - common.size();
+      bool real = false;  // the output marker alone is no evidence
+      for (uint64_t c : common) real |= c != ~uint64_t{0};
+      if (!real) continue;
+      double score = static_cast<double>(common.size()) / uni;
+      if (score < st.options->similarity_threshold) continue;
+      edges.push_back({score,
+                       SymKey(reg[0].members[reg[0].begin[a]], reg[1].members[reg[1].begin[b]]),
+                       a, b});
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const RegionEdge& p, const RegionEdge& q) {
+    if (p.score != q.score) return p.score > q.score;
+    if (p.sym != q.sym) return p.sym < q.sym;
+    return p.left_region < q.left_region;
+  });
+  std::vector<uint8_t> used[2] = {std::vector<uint8_t>(nreg[0], 0),
+                                  std::vector<uint8_t>(nreg[1], 0)};
+  bool changed = false;
+  for (const RegionEdge& e : edges) {
+    if (used[0][e.left_region] || used[1][e.right_region]) continue;
+    used[0][e.left_region] = used[1][e.right_region] = 1;
+    // The single node is side `one`; the region is on the other side.
+    int one = size(0, e.left_region) == 1 ? 0 : 1;
+    int many = 1 - one;
+    uint32_t single = reg[one].members[reg[one].begin[one == 0 ? e.left_region : e.right_region]];
+    uint32_t region = many == 0 ? e.left_region : e.right_region;
+    uint32_t root = RegionRoot(st, many, reg[many], region, is_output[many]);
+    st.MatchSided(one, single, root, MatcherId::kRelaxed);
+    for (uint32_t i = reg[many].begin[region]; i < reg[many].begin[region + 1]; ++i) {
+      uint32_t x = reg[many].members[i];
+      if (x == root) continue;
+      st.covered[many][x] = 1;
+      if (one == 0) {
+        st.extra.emplace_back(single, x);
+      } else {
+        st.extra.emplace_back(x, single);
+      }
+    }
+    changed = true;
+  }
+  return changed;
+}
+
+struct Edge {
+  double score;
+  uint64_t sym;
+  uint32_t left;
+  uint32_t right;
+};
+
+// Lone free nodes with agreeing matched neighbours, whatever their ops.
+bool Substitute(State& st) {
+  const uint32_t limit = std::max<uint32_t>(1, st.options->similarity_candidates);
+  std::vector<Edge> edges;
+  std::vector<uint32_t> cands;
+  for (int s = 0; s < 2; ++s) {
+    for (uint32_t v = 0; v < st.side[s].size; ++v) {
+      if (!st.free(s, v)) continue;
+      NearbyCandidates(st, s, v, /*same_class=*/false, limit, &cands);
+      for (uint32_t c : cands) {
+        uint32_t l = s == 0 ? v : c, r = s == 0 ? c : v;
+        Agreement a = CompareNeighbours(st, l, r, /*by_position=*/false);
+        double score = a.Fraction();
+        if (a.agree > 0 && score >= st.options->similarity_threshold) {
+          edges.push_back({score, SymKey(l, r), l, r});
+        }
+      }
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.sym != b.sym) return a.sym < b.sym;
+    return a.left < b.left;
+  });
+  bool changed = false;
+  for (const Edge& e : edges) {
+    if (st.free(0, e.left) && st.free(1, e.right)) {
+      st.Match(e.left, e.right, MatcherId::kRelaxed);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace
+
+void RelaxedMatcher::Run(State& st) {
+  std::vector<uint8_t> is_output[2];
+  for (int s = 0; s < 2; ++s) {
+    is_output[s].assign(st.side[s].size, 0);
+    for (const ValueRef& r : st.side[s].graph->outputs) is_output[s][r.node] = 1;
+  }
+  PropagationMatcher propagate;
+  for (int round = 0; round < kRounds; ++round) {
+    // Decomposition first: a substitution would grab one node of a chain.
+    bool changed = Decompose(st, is_output);
+    if (!changed) changed = Substitute(st);
+    if (!changed) break;
+    propagate.Run(st);
+  }
+}
+
+}  // namespace graphdiff::align

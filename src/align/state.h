@@ -1,0 +1,135 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The shared state every matcher reads and extends: a normalised view of each
+// graph (op classes, resolved operands, users, hashes) and the node mapping.
+#ifndef GRAPHDIFF_SRC_ALIGN_STATE_H_
+#define GRAPHDIFF_SRC_ALIGN_STATE_H_
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "graphdiff/align.h"
+#include "graphdiff/equivalence.h"
+#include "graphdiff/graph.h"
+
+namespace graphdiff::align {
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+// Attribute keys that describe how a dump prints a node, not what it
+// computes. The output flag (`ROOT=k`) is one: a node that becomes an extra
+// output is still the same node.
+inline bool IsPresentationKey(std::string_view key) {
+  return key == "NodeType" || key == "xla_shape" || key == "location" ||
+         key == "scope" || key == "num_outputs" || key == "ROOT" ||
+         key == "frame" || key == "stack_trace" || key == "name";
+}
+
+// Which matcher made a pair; names in MatcherName().
+enum class MatcherId : uint8_t {
+  kNone = 0,
+  kAnchor,
+  kPropagate,
+  kPosition,
+  kSimilarity,
+  kRelaxed,
+};
+const char* MatcherName(MatcherId id);
+
+// One use of a node's value: `user` reads output `output` as operand `pos`.
+struct Use {
+  uint32_t user;
+  uint32_t pos;
+  uint32_t output;
+};
+
+// One graph as the matchers see it. Operands are resolved through pure
+// aliases (`alias`, `detach`, unfolded `getitem`), so the users lists and
+// fingerprints see the computation, not its spelling.
+struct SideView {
+  const Graph* graph = nullptr;
+  uint32_t size = 0;
+  std::vector<uint64_t> cls;        // op class hash
+  std::vector<uint8_t> leaf;        // input, constant or get_attr
+  std::vector<uint8_t> module;      // FX module call (class from its name)
+  std::vector<uint64_t> type_hash;  // dtypes and dims of every result
+  std::vector<uint64_t> attr_hash;  // attributes that matter
+  std::vector<uint32_t> height;     // longest operand chain below the node
+  std::vector<uint32_t> out_pos;    // first position in Graph::outputs, or kNone
+  std::vector<uint32_t> op_begin;   // CSR into ops, size + 1
+  std::vector<ValueRef> ops;        // resolved operands
+  std::vector<uint32_t> use_begin;  // CSR into uses, size + 1
+  std::vector<Use> uses;
+  bool typed = false;  // most nodes carry result types
+
+  absl::Span<const ValueRef> operands(uint32_t v) const {
+    return {ops.data() + op_begin[v], op_begin[v + 1] - op_begin[v]};
+  }
+  absl::Span<const Use> users(uint32_t v) const {
+    return {uses.data() + use_begin[v], use_begin[v + 1] - use_begin[v]};
+  }
+};
+
+// How much of a node a fingerprint sees. Coarser levels let cross-format and
+// cross-level graphs (FX without types, module calls without parameters)
+// anchor on their data-flow skeleton.
+enum class Level : uint8_t {
+  kFull,       // class, attributes, types, operands
+  kStructure,  // class, operands
+  kSkeleton,   // class, non-leaf operands
+};
+
+// Fingerprints of one side at one level.
+struct Fingerprints {
+  std::vector<uint64_t> bottom_up;  // Merkle over operands
+  std::vector<uint64_t> context;    // bottom_up refined by users, twice
+  std::vector<uint64_t> top_down;   // op class and the users' context only
+};
+
+struct State {
+  SideView side[2];
+  std::vector<uint32_t> map[2];    // primary counterpart or kNone
+  std::vector<MatcherId> how[2];   // matcher of the primary pair
+  std::vector<uint8_t> covered[2]; // part of a one-to-many pair
+  // Decomposition pairs besides the primary map: (left, right).
+  std::vector<std::pair<uint32_t, uint32_t>> extra;
+  Fingerprints fp[2];       // of the latest anchor level
+  Fingerprints full_fp[2];  // of the full level, before anything matched
+  bool same_kind = false;
+  bool use_types = false;
+  const AlignOptions* options = nullptr;
+  const OpEquivalence* equivalence = nullptr;
+
+  bool free(int s, uint32_t v) const {
+    return map[s][v] == kNone && !covered[s][v];
+  }
+  void Match(uint32_t l, uint32_t r, MatcherId id) {
+    map[0][l] = r;
+    map[1][r] = l;
+    how[0][l] = id;
+    how[1][r] = id;
+  }
+  // Match with sides given by `s`: node `a` on side s, `b` on the other.
+  void MatchSided(int s, uint32_t a, uint32_t b, MatcherId id) {
+    if (s == 0) {
+      Match(a, b, id);
+    } else {
+      Match(b, a, id);
+    }
+  }
+};
+
+// A tie-break key that is the same for (l, r) and for the swapped problem's
+// (r, l), so greedy passes give mirror results when the sides are swapped.
+inline uint64_t SymKey(uint32_t a, uint32_t b) {
+  // Node counts stay below 2^31 (ParseOptions caps them far lower).
+  uint64_t sum = static_cast<uint64_t>(a) + b;
+  return (sum << 32) | (a > b ? a : b);
+}
+
+}  // namespace graphdiff::align
+
+#endif  // GRAPHDIFF_SRC_ALIGN_STATE_H_

@@ -1,0 +1,100 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The finding families: one function per family, each in its own file, all
+// reading the same plain inputs. DiffDumps and LintDump only call them.
+#ifndef GRAPHDIFF_SRC_ANALYZE_ANALYZE_H_
+#define GRAPHDIFF_SRC_ANALYZE_ANALYZE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graphdiff/align.h"
+#include "graphdiff/diff.h"
+#include "graphdiff/equivalence.h"
+#include "graphdiff/findings.h"
+#include "graphdiff/graph.h"
+#include "graphdiff/metrics.h"
+
+namespace graphdiff::analyze {
+
+// One aligned graph pair and what the families need around it.
+struct PairContext {
+  const Graph& left;
+  const Graph& right;
+  const Alignment& alignment;
+  const OpEquivalence& equivalence;
+  const DiffOptions& options;
+  std::string label;  // Finding::graph: "ir.txt" or "a.txt <-> b.txt"
+};
+
+// One metrics-report pair.
+struct MetricsContext {
+  const MetricsReport& left;
+  const MetricsReport& right;
+  const DiffOptions& options;
+  std::string label;
+};
+
+// --- families over a graph pair (append to `out`) ---
+void FindExtraOutputs(const PairContext& c, std::vector<Finding>* out);
+void FindDeadConstantExpands(const PairContext& c, std::vector<Finding>* out);
+void FindClonesAdded(const PairContext& c, std::vector<Finding>* out);
+void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out);
+void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out);
+void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out);
+void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out);
+void FindSizeDelta(const PairContext& c, std::vector<Finding>* out);
+
+// --- families over a metrics pair ---
+void FindCloneCounters(const MetricsContext& c, std::vector<Finding>* out);
+void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out);
+
+// --- single-graph families for lint ---
+// `label` is Finding::graph ("ir.txt", "graphs.txt#3").
+void LintDeadConstantExpands(const Graph& g, const std::string& label, std::vector<Finding>* out);
+void LintClones(const Graph& g, const std::string& label, std::vector<Finding>* out);
+void LintCloneCounters(const MetricsReport& m, const std::string& label,
+                       std::vector<Finding>* out);
+void LintDeadCode(const Graph& g, const std::string& label, std::vector<Finding>* out);
+void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
+                    std::vector<Finding>* out);
+void LintSizeFacts(const Graph& g, const std::string& label, std::vector<Finding>* out);
+
+// Fills Finding::related: findings in one graph pair whose evidence names the
+// same node explain each other; a clone counter that grew by about as many
+// as the inputs that were lifted explains them. Then caps evidence.
+void LinkFindings(std::vector<Finding>* findings, size_t max_evidence);
+
+// --- shared helpers (helpers.cc) ---
+
+// "%17", or "#17" when the dump gave the node no name.
+std::string NodeName(const Graph& g, uint32_t node);
+// An output value: the node name, with ".k" for multi-output nodes.
+std::string ValueName(const Graph& g, ValueRef v);
+// Evidence pointing at one node.
+Evidence NodeEvidence(const Graph& g, uint32_t node, std::string_view side,
+                      std::string note);
+// The op after the last "::" ("aten::expand" -> "expand").
+std::string_view ShortOp(std::string_view op);
+// expand / expand_copy / broadcast / broadcast_to / broadcast_in_dim.
+bool IsExpandOp(std::string_view op);
+// clone / copy / copy_ / _to_copy / _copy_from / lift_fresh_copy.
+bool IsCloneOp(std::string_view op);
+// A counter that counts clones: "xla::clone", "lazy::clone", "aten::clone".
+bool IsCloneCounter(std::string_view name);
+// "IR nodes", "FX nodes", "HLO instructions".
+std::string_view NodeNoun(GraphKind kind);
+// Users of each node through operands only (outputs not counted).
+std::vector<uint32_t> CountNodeUsers(const Graph& g);
+// Marks nodes from which some output is reachable.
+std::vector<bool> ReachesOutput(const Graph& g);
+// "40 aten::expand, 40 prim::Constant" from an op -> count list, largest first.
+std::string JoinOpCounts(std::vector<std::pair<std::string, int64_t>> counts,
+                         size_t max_items, bool signed_counts);
+// Result of a node is known to hold zero elements.
+bool IsEmptyResult(const Node& n);
+
+}  // namespace graphdiff::analyze
+
+#endif  // GRAPHDIFF_SRC_ANALYZE_ANALYZE_H_

@@ -1,0 +1,121 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// clones: copies the candidate makes that the baseline does not, seen as
+// clone/copy nodes in a graph or as `*::clone` counters in a metrics report.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyze/analyze.h"
+#include "fmt/format.h"
+
+namespace graphdiff::analyze {
+namespace {
+
+void ReportNodes(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view side,
+                 std::string label, bool added, std::vector<Finding>* out) {
+  if (nodes.empty()) return;
+  Finding f;
+  f.id = "clones";
+  f.severity = added ? Severity::kWarning : Severity::kInfo;
+  f.graph = std::move(label);
+  f.count = static_cast<int64_t>(nodes.size());
+  std::map<std::string, int64_t> by_op;
+  for (uint32_t i : nodes) {
+    ++by_op[std::string(g.str(g.nodes[i].op))];
+    f.evidence.push_back(NodeEvidence(g, i, side, FormatResults(g, g.nodes[i])));
+  }
+  std::string ops = JoinOpCounts({by_op.begin(), by_op.end()}, 0, false);
+  f.title = added ? fmt::format("{} clone/copy nodes added on the right ({})", f.count, ops)
+                  : fmt::format("{} clone/copy nodes ({})", f.count, ops);
+  f.explanation = "Each clone or copy materialises a new buffer and costs a memory round trip; "
+                  "copies of parameters or inputs usually mean something forced them out of "
+                  "place (functionalization, inputs that are mutated, lifted parameters).";
+  f.hint = "Look at what each copy feeds; a copy whose result is only returned or read once "
+           "can usually be avoided.";
+  out->push_back(std::move(f));
+}
+
+}  // namespace
+
+void FindClonesAdded(const PairContext& c, std::vector<Finding>* out) {
+  std::vector<uint32_t> nodes;
+  for (uint32_t i : c.alignment.right_only) {
+    if (i < c.right.nodes.size() && IsCloneOp(c.right.str(c.right.nodes[i].op))) {
+      nodes.push_back(i);
+    }
+  }
+  ReportNodes(c.right, nodes, "right", c.label, true, out);
+}
+
+void LintClones(const Graph& g, const std::string& label, std::vector<Finding>* out) {
+  std::vector<uint32_t> nodes;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (IsCloneOp(g.str(g.nodes[i].op))) nodes.push_back(i);
+  }
+  ReportNodes(g, nodes, "", label, false, out);
+}
+
+void FindCloneCounters(const MetricsContext& c, std::vector<Finding>* out) {
+  // Sorted by name so the evidence order never depends on the report's.
+  std::map<std::string, std::pair<int64_t, const Counter*>> grown;
+  for (const Counter& r : c.right.counters) {
+    if (!IsCloneCounter(r.name)) continue;
+    const Counter* l = c.left.FindCounter(r.name);
+    int64_t before = l ? l->value : 0;
+    if (r.value > before) grown[r.name] = {before, &r};
+  }
+  if (grown.empty()) return;
+  Finding f;
+  f.id = "clones";
+  f.severity = Severity::kWarning;
+  f.graph = c.label;
+  std::string parts;
+  for (const auto& [name, v] : grown) {
+    const auto& [before, counter] = v;
+    f.count += counter->value - before;
+    Evidence e;
+    e.side = "right";
+    e.source = c.right.source;
+    e.line = counter->line;
+    e.node = name;
+    e.note = fmt::format("counter {} -> {}", before, counter->value);
+    f.evidence.push_back(std::move(e));
+    parts += fmt::format("{}{} {} -> {}", parts.empty() ? "" : ", ", name, before,
+                         counter->value);
+  }
+  f.title = fmt::format("clone counters grew: {}", parts);
+  f.explanation = fmt::format(
+      "The backend cloned {} more tensors on the right. Clones copy whole buffers on the "
+      "device; a growth close to the number of parameters means every parameter (or "
+      "input) was copied, as happens when parameters are lifted to graph inputs and "
+      "functionalized.",
+      f.count);
+  f.hint = "Compare with lifted-inputs: if parameters became graph inputs, run without "
+           "autograd tracing (`torch.no_grad()` / inference mode) so they stay constants.";
+  out->push_back(std::move(f));
+}
+
+void LintCloneCounters(const MetricsReport& m, const std::string& label,
+                       std::vector<Finding>* out) {
+  for (const Counter& c : m.counters) {
+    if (!IsCloneCounter(c.name) || c.value <= 0) continue;
+    Finding f;
+    f.id = "clones";
+    f.severity = Severity::kInfo;
+    f.graph = label;
+    f.count = c.value;
+    f.title = fmt::format("{} = {}", c.name, c.value);
+    f.explanation = "The backend cloned tensors this many times; compare with a baseline to "
+                    "see whether it grew.";
+    Evidence e;
+    e.source = m.source;
+    e.line = c.line;
+    e.node = c.name;
+    e.note = fmt::format("counter {}", c.value);
+    f.evidence.push_back(std::move(e));
+    out->push_back(std::move(f));
+  }
+}
+
+}  // namespace graphdiff::analyze

@@ -1,0 +1,108 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// counter-delta: metrics counters and metrics that moved beyond the
+// thresholds; new `aten::*` counters are CPU fallbacks and get their own,
+// louder finding. Clone counters belong to the clones family.
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyze/analyze.h"
+#include "fmt/format.h"
+
+namespace graphdiff::analyze {
+namespace {
+
+bool Moved(double before, double after, double min_abs, double min_rel) {
+  double d = std::fabs(after - before);
+  return d > 0 && d >= min_abs && d / std::max(std::fabs(before), 1.0) >= min_rel;
+}
+
+Evidence CounterEvidence(const MetricsReport& m, std::string_view side, const std::string& name,
+                         uint32_t line, std::string note) {
+  Evidence e;
+  e.side = std::string(side);
+  e.source = m.source;
+  e.line = line;
+  e.node = name;
+  e.note = std::move(note);
+  return e;
+}
+
+}  // namespace
+
+void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
+  std::map<std::string, std::pair<const Counter*, const Counter*>> counters;
+  for (const Counter& x : c.left.counters) counters[x.name].first = &x;
+  for (const Counter& x : c.right.counters) counters[x.name].second = &x;
+  Finding moved;
+  moved.id = "counter-delta";
+  moved.severity = Severity::kInfo;
+  moved.graph = c.label;
+  Finding fallbacks = moved;
+  fallbacks.severity = Severity::kWarning;
+  std::string moved_parts;
+  std::string fallback_parts;
+  for (const auto& [name, lr] : counters) {
+    if (IsCloneCounter(name)) continue;
+    int64_t before = lr.first ? lr.first->value : 0;
+    int64_t after = lr.second ? lr.second->value : 0;
+    bool is_fallback = name.rfind("aten::", 0) == 0;
+    if (is_fallback && before == 0 && after > 0) {
+      ++fallbacks.count;
+      fallbacks.evidence.push_back(CounterEvidence(c.right, "right", name, lr.second->line,
+                                                   fmt::format("{} calls", after)));
+      fallback_parts += fmt::format("{}{} ({})", fallback_parts.empty() ? "" : ", ", name, after);
+      continue;
+    }
+    if (!Moved(static_cast<double>(before), static_cast<double>(after),
+               static_cast<double>(c.options.counter_min_abs), c.options.counter_min_rel)) {
+      continue;
+    }
+    ++moved.count;
+    std::string change = fmt::format("{} -> {}", lr.first ? std::to_string(before) : "absent",
+                                     lr.second ? std::to_string(after) : "absent");
+    moved.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name,
+                                                         lr.second->line, change)
+                                       : CounterEvidence(c.left, "left", name,
+                                                         lr.first->line, change));
+    moved_parts += fmt::format("{}{} {}", moved_parts.empty() ? "" : ", ", name, change);
+  }
+  std::map<std::string, std::pair<const Metric*, const Metric*>> metrics;
+  for (const Metric& x : c.left.metrics) metrics[x.name].first = &x;
+  for (const Metric& x : c.right.metrics) metrics[x.name].second = &x;
+  for (const auto& [name, lr] : metrics) {
+    const Metric* any = lr.second ? lr.second : lr.first;
+    if (any->unit == MetricUnit::kNanoseconds && !c.options.compare_timings) continue;
+    double before = lr.first ? lr.first->accumulator : 0;
+    double after = lr.second ? lr.second->accumulator : 0;
+    if (!Moved(before, after, 0, c.options.metric_min_rel)) continue;
+    ++moved.count;
+    std::string change = fmt::format("{} -> {} {}", lr.first ? fmt::format("{:g}", before) : "absent",
+                                     lr.second ? fmt::format("{:g}", after) : "absent",
+                                     MetricUnitName(any->unit));
+    moved.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name,
+                                                         lr.second->line, change)
+                                       : CounterEvidence(c.left, "left", name,
+                                                         lr.first->line, change));
+    moved_parts += fmt::format("{}{} {}", moved_parts.empty() ? "" : ", ", name, change);
+  }
+  if (fallbacks.count > 0) {
+    fallbacks.title = fmt::format("{} new CPU fallbacks: {}", fallbacks.count, fallback_parts);
+    fallbacks.explanation =
+        "Counters named aten::* count ops the backend could not lower and ran on the CPU; "
+        "each fallback splits the graph and copies tensors between device and host.";
+    fallbacks.hint = "Find which op each counter names and why it is not lowered (dtype, "
+                     "dynamic shape, unsupported overload).";
+    out->push_back(std::move(fallbacks));
+  }
+  if (moved.count > 0) {
+    moved.title = fmt::format("{} counters/metrics moved: {}", moved.count, moved_parts);
+    moved.explanation = "Counters record what the backend did (compilations, transfers, "
+                        "allocations); a change says the two runs took different paths.";
+    out->push_back(std::move(moved));
+  }
+}
+
+}  // namespace graphdiff::analyze

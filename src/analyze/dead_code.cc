@@ -1,0 +1,90 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// dead-code: operations from which no graph output can be reached. Inputs,
+// constants and attribute fetches are left out (an unused parameter is not
+// work), and so are ops that may act by side effect: in-place ops (`add_`),
+// asserts, prints, and ops of no known namespace-free name.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analyze/analyze.h"
+#include "fmt/format.h"
+
+namespace graphdiff::analyze {
+namespace {
+
+bool MayHaveSideEffects(std::string_view op) {
+  std::string_view s = ShortOp(op);
+  if (s.empty()) return true;
+  if (s.back() == '_' && !(s.size() > 2 && s.substr(s.size() - 2) == "__")) return true;
+  for (std::string_view w : {"assert", "print", "record", "sync", "barrier", "send", "recv",
+                             "all_reduce", "outfeed", "infeed", "set_"}) {
+    if (s.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candidates) {
+  std::vector<uint32_t> dead;
+  if (g.outputs.empty()) return dead;  // nothing to reach: no verdict
+  std::vector<bool> live = ReachesOutput(g);
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (live[i] || (candidates && !(*candidates)[i])) continue;
+    const Node& n = g.nodes[i];
+    if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall &&
+        n.kind != NodeKind::kModuleCall) {
+      continue;
+    }
+    if (MayHaveSideEffects(g.str(n.op))) continue;
+    dead.push_back(i);
+  }
+  return dead;
+}
+
+void Report(const Graph& g, const std::vector<uint32_t>& dead, std::string_view side,
+            std::string label, std::vector<Finding>* out) {
+  if (dead.empty()) return;
+  Finding f;
+  f.id = "dead-code";
+  f.severity = Severity::kWarning;
+  f.graph = std::move(label);
+  f.count = static_cast<int64_t>(dead.size());
+  std::map<std::string, int64_t> by_op;
+  for (uint32_t i : dead) {
+    ++by_op[std::string(g.str(g.nodes[i].op))];
+    f.evidence.push_back(NodeEvidence(g, i, side, "reaches no output"));
+  }
+  f.title = fmt::format("{} nodes reach no output{} ({})", f.count,
+                        side.empty() ? "" : fmt::format(" on the {}", side),
+                        JoinOpCounts({by_op.begin(), by_op.end()}, 3, false));
+  f.explanation = "These operations feed nothing the graph returns. Backends usually prune "
+                  "them, but they still cost tracing and compilation time, and in a dump they "
+                  "hide the real computation.";
+  f.hint = "Find the Python code that computes them (the node frames or FX `# File:` lines) "
+           "and drop it, or make sure its result is used.";
+  out->push_back(std::move(f));
+}
+
+}  // namespace
+
+void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
+  // New dead code: dead on the right and either new, or live on the left.
+  std::vector<bool> left_live = ReachesOutput(c.left);
+  std::vector<bool> candidate(c.right.nodes.size(), false);
+  for (uint32_t i : c.alignment.right_only) {
+    if (i < candidate.size()) candidate[i] = true;
+  }
+  for (const NodePair& p : c.alignment.pairs) {
+    if (p.right < candidate.size() && p.left < left_live.size() && left_live[p.left]) {
+      candidate[p.right] = true;
+    }
+  }
+  Report(c.right, DeadNodes(c.right, &candidate), "right", c.label, out);
+}
+
+void LintDeadCode(const Graph& g, const std::string& label, std::vector<Finding>* out) {
+  Report(g, DeadNodes(g, nullptr), "", label, out);
+}
+
+}  // namespace graphdiff::analyze

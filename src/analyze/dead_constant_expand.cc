@@ -1,0 +1,88 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// dead-constant-expand: expand/broadcast of a constant that no node reads;
+// at most the output list holds it. Size-0 ones are the empty statistics a
+// no-training batch norm returns when a training-style graph asks for them.
+#include <string>
+#include <vector>
+
+#include "analyze/analyze.h"
+#include "fmt/format.h"
+
+namespace graphdiff::analyze {
+namespace {
+
+// Nodes of `g` that are such expands, restricted to `candidates` (all nodes
+// when null).
+std::vector<uint32_t> DeadExpands(const Graph& g, const std::vector<bool>* candidates) {
+  std::vector<uint32_t> users = CountNodeUsers(g);
+  std::vector<uint32_t> found;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (candidates && !(*candidates)[i]) continue;
+    const Node& n = g.nodes[i];
+    if (users[i] != 0 || !IsExpandOp(g.str(n.op)) || n.operands.empty()) continue;
+    ValueRef src = n.operands[0];
+    if (src.node >= g.nodes.size() || g.nodes[src.node].kind != NodeKind::kConstant) continue;
+    found.push_back(i);
+  }
+  return found;
+}
+
+void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view side,
+            std::string graph_label, std::vector<Finding>* out) {
+  if (nodes.empty()) return;
+  std::vector<bool> is_output(g.nodes.size(), false);
+  for (ValueRef v : g.outputs) {
+    if (v.node < is_output.size()) is_output[v.node] = true;
+  }
+  Finding f;
+  f.id = "dead-constant-expand";
+  f.severity = Severity::kWarning;
+  f.graph = std::move(graph_label);
+  f.count = static_cast<int64_t>(nodes.size());
+  int64_t empty = 0;
+  int64_t returned = 0;
+  for (uint32_t i : nodes) {
+    const Node& n = g.nodes[i];
+    bool is_empty = IsEmptyResult(n);
+    empty += is_empty;
+    returned += is_output[i];
+    std::string note = fmt::format("{} of constant {} ({}){}{}", ShortOp(g.str(n.op)),
+                                   NodeName(g, n.operands[0].node), FormatResults(g, n),
+                                   is_empty ? ", size 0" : "",
+                                   is_output[i] ? ", only returned" : ", unused");
+    f.evidence.push_back(NodeEvidence(g, i, side, std::move(note)));
+  }
+  std::string where = side.empty() ? "" : fmt::format(" on the {}", side);
+  f.title = empty == f.count
+                ? fmt::format("{} dead size-0 expands of constants{}", f.count, where)
+                : fmt::format("{} dead expands of constants{} ({} of size 0)", f.count, where,
+                              empty);
+  f.explanation = fmt::format(
+      "{} expand/broadcast nodes read only a constant and are read by no node; {} are only "
+      "returned as graph outputs. {} have a size-0 result: these are the empty "
+      "placeholders a batch norm without training statistics returns for "
+      "save_mean/save_invstd when the graph is asked to return them.",
+      f.count, returned, empty);
+  f.hint = empty > 0 ? "They disappear when the graph stops returning batch-norm statistics "
+                       "(see extra-outputs)."
+                     : "Nothing needs these values; find who asks the graph to return them.";
+  out->push_back(std::move(f));
+}
+
+}  // namespace
+
+void FindDeadConstantExpands(const PairContext& c, std::vector<Finding>* out) {
+  std::vector<bool> right_only(c.right.nodes.size(), false);
+  for (uint32_t i : c.alignment.right_only) {
+    if (i < right_only.size()) right_only[i] = true;
+  }
+  Report(c.right, DeadExpands(c.right, &right_only), "right", c.label, out);
+}
+
+void LintDeadConstantExpands(const Graph& g, const std::string& label,
+                             std::vector<Finding>* out) {
+  Report(g, DeadExpands(g, nullptr), "", label, out);
+}
+
+}  // namespace graphdiff::analyze

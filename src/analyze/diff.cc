@@ -1,0 +1,275 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// DiffDumps / DiffGraphs: pair, align, compare metrics, run every finding
+// family, link and sort. Only orchestration lives here.
+#include "graphdiff/diff.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyze/analyze.h"
+#include "analyze/select.h"
+#include "fmt/format.h"
+#include "graphdiff/stats.h"
+
+namespace graphdiff {
+namespace {
+
+using analyze::MetricsContext;
+using analyze::PairContext;
+
+std::string PairLabel(const std::string& left, const std::string& right) {
+  return left == right ? left : fmt::format("{} <-> {}", left, right);
+}
+
+void RunGraphFamilies(const PairContext& c, std::vector<Finding>* out) {
+  analyze::FindExtraOutputs(c, out);
+  analyze::FindDeadConstantExpands(c, out);
+  analyze::FindClonesAdded(c, out);
+  analyze::FindOpSubstitutions(c, out);
+  analyze::FindLiftedInputs(c, out);
+  analyze::FindNewDeadCode(c, out);
+  analyze::FindNewDuplicates(c, out);
+  analyze::FindSizeDelta(c, out);
+}
+
+GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, std::string how) {
+  GraphPairDiff d;
+  d.left_source = l.source.file;
+  d.right_source = r.source.file;
+  d.left_graph = l.name;
+  d.right_graph = r.name;
+  d.how = std::move(how);
+  d.kind = r.kind;
+  GraphStats ls = ComputeStats(l);
+  GraphStats rs = ComputeStats(r);
+  d.left_nodes = ls.nodes;
+  d.right_nodes = rs.nodes;
+  d.left_inputs = l.inputs.size();
+  d.right_inputs = r.inputs.size();
+  d.left_outputs = l.outputs.size();
+  d.right_outputs = r.outputs.size();
+  std::map<std::string, int64_t> delta;
+  for (const auto& [op, n] : ls.ops) delta[op] -= static_cast<int64_t>(n);
+  for (const auto& [op, n] : rs.ops) delta[op] += static_cast<int64_t>(n);
+  for (const auto& [op, n] : delta) {
+    if (n != 0) d.op_delta[op] = n;
+  }
+  d.pairs.reserve(alignment.pairs.size());
+  for (const NodePair& p : alignment.pairs) {
+    if (p.left >= l.nodes.size() || p.right >= r.nodes.size()) continue;
+    PairRow row;
+    row.left = analyze::NodeName(l, p.left);
+    row.right = analyze::NodeName(r, p.right);
+    row.reasons = p.reasons;
+    row.matcher = p.matcher;
+    row.detail = p.detail;
+    row.left_op = std::string(l.str(l.nodes[p.left].op));
+    row.right_op = std::string(r.str(r.nodes[p.right].op));
+    d.changed += p.changed();
+    d.pairs.push_back(std::move(row));
+  }
+  d.matched = d.pairs.size();
+  d.matched_outputs = alignment.matched_outputs.size();
+  for (uint32_t i : alignment.left_only) {
+    if (i < l.nodes.size()) d.left_only.push_back(analyze::NodeName(l, i));
+  }
+  for (uint32_t i : alignment.right_only) {
+    if (i < r.nodes.size()) d.right_only.push_back(analyze::NodeName(r, i));
+  }
+  for (uint32_t pos : alignment.left_only_outputs) {
+    if (pos < l.outputs.size()) d.left_only_outputs.push_back(analyze::ValueName(l, l.outputs[pos]));
+  }
+  for (uint32_t pos : alignment.right_only_outputs) {
+    if (pos < r.outputs.size()) {
+      d.right_only_outputs.push_back(analyze::ValueName(r, r.outputs[pos]));
+    }
+  }
+  d.alignment = std::move(alignment);
+  return d;
+}
+
+// Names files by their path inside the dump (DumpFile::path), not by the
+// loader's display name, which starts with whatever root the user typed:
+// reports stay the same wherever the dumps live.
+void RenameSources(std::vector<Finding>* findings, size_t first, const std::string& left_from,
+                   const std::string& left_to, const std::string& right_from,
+                   const std::string& right_to) {
+  for (size_t i = first; i < findings->size(); ++i) {
+    for (Evidence& e : (*findings)[i].evidence) {
+      if (e.side == "left" && e.source == left_from) e.source = left_to;
+      if (e.side == "right" && e.source == right_from) e.source = right_to;
+    }
+  }
+}
+
+struct PairSources {
+  std::string left;  // DumpFile::path
+  std::string right;
+};
+
+absl::Status DiffOnePair(const Graph& l, const Graph& r, std::string how, std::string label,
+                         const PairSources& sources, const DiffOptions& options,
+                         const OpEquivalence& eq, DiffResult* out) {
+  absl::StatusOr<Alignment> a = Align(l, r, options.align);
+  if (!a.ok()) return a.status();
+  PairContext c{l, r, *a, eq, options, std::move(label)};
+  size_t first = out->findings.size();
+  RunGraphFamilies(c, &out->findings);
+  RenameSources(&out->findings, first, l.source.file, sources.left, r.source.file,
+                sources.right);
+  GraphPairDiff d = Summarise(l, r, *std::move(a), std::move(how));
+  d.left_source = sources.left;
+  d.right_source = sources.right;
+  out->pairs.push_back(std::move(d));
+  return absl::OkStatus();
+}
+
+MetricsPairDiff CompareMetrics(const MetricsReport& l, const MetricsReport& r, std::string how) {
+  MetricsPairDiff d;
+  d.left_source = l.source;
+  d.right_source = r.source;
+  d.how = std::move(how);
+  // Later duplicates win, as in MetricsReport.
+  std::map<std::string, CounterValues> counters;
+  for (const Counter& c : l.counters) counters[c.name].left = c.value;
+  for (const Counter& c : r.counters) counters[c.name].right = c.value;
+  for (auto& [name, c] : counters) {
+    c.name = name;
+    d.counters.push_back(std::move(c));
+  }
+  std::map<std::string, MetricValues> metrics;
+  for (const Metric& m : l.metrics) {
+    metrics[m.name].left = m.accumulator;
+    metrics[m.name].unit = m.unit;
+  }
+  for (const Metric& m : r.metrics) {
+    metrics[m.name].right = m.accumulator;
+    metrics[m.name].unit = m.unit;
+  }
+  for (auto& [name, m] : metrics) {
+    m.name = name;
+    d.metrics.push_back(std::move(m));
+  }
+  return d;
+}
+
+// Graph labels carry the record index when a file holds several graphs.
+std::string GraphLabel(const DumpFile& f, const Graph& g) {
+  return f.graphs.size() > 1 ? fmt::format("{}#{}", f.path, g.source.record_index) : f.path;
+}
+
+}  // namespace
+
+bool GraphPairDiff::identical() const {
+  return changed == 0 && left_only.empty() && right_only.empty() && left_only_outputs.empty() &&
+         right_only_outputs.empty() && left_outputs == right_outputs;
+}
+
+bool MetricsPairDiff::same() const {
+  for (const CounterValues& c : counters) {
+    if (c.left != c.right) return false;
+  }
+  return true;
+}
+
+bool DiffResult::same() const {
+  if (!unpaired.empty()) return false;
+  for (const GraphPairDiff& p : pairs) {
+    if (!p.identical()) return false;
+  }
+  for (const MetricsPairDiff& m : metrics) {
+    if (!m.same()) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
+                                     const DiffOptions& options) {
+  OpEquivalence builtin;
+  DiffOptions opts = options;
+  if (opts.align.equivalence == nullptr) {
+    builtin = OpEquivalence::BuiltIn();
+    opts.align.equivalence = &builtin;
+  }
+  const OpEquivalence& eq = *opts.align.equivalence;
+  DiffResult result;
+  result.left_root = left.root;
+  result.right_root = right.root;
+  Pairing pairing = PairDumps(left, right);
+  const std::string& sel = opts.graph_selector;
+  for (const GraphPairing& gp : pairing.graphs) {
+    const DumpFile& lf = left.files[gp.left.file];
+    const DumpFile& rf = right.files[gp.right.file];
+    const Graph& l = lf.graphs[gp.left.graph];
+    const Graph& r = rf.graphs[gp.right.graph];
+    if (!analyze::Selected(sel, lf.path, l.name) && !analyze::Selected(sel, rf.path, r.name)) {
+      continue;
+    }
+    absl::Status st = DiffOnePair(l, r, gp.how, PairLabel(GraphLabel(lf, l), GraphLabel(rf, r)),
+                                  {lf.path, rf.path}, opts, eq, &result);
+    if (!st.ok()) return st;
+  }
+  for (const MetricsPairing& mp : pairing.metrics) {
+    const std::string& lpath = left.files[mp.left_file].path;
+    const std::string& rpath = right.files[mp.right_file].path;
+    if (!analyze::Selected(sel, lpath, "") && !analyze::Selected(sel, rpath, "")) continue;
+    // Reports are renamed like graphs: by their path inside the dump.
+    MetricsReport l = left.files[mp.left_file].metrics[mp.left_report];
+    MetricsReport r = right.files[mp.right_file].metrics[mp.right_report];
+    l.source = lpath;
+    r.source = rpath;
+    MetricsContext c{l, r, opts, PairLabel(lpath, rpath)};
+    analyze::FindCloneCounters(c, &result.findings);
+    analyze::FindCounterDeltas(c, &result.findings);
+    result.metrics.push_back(CompareMetrics(l, r, mp.how));
+  }
+  auto add_unpaired = [&](const Dump& d, const std::vector<GraphRef>& refs, const char* side) {
+    for (const GraphRef& ref : refs) {
+      const Graph& g = d.files[ref.file].graphs[ref.graph];
+      if (!analyze::Selected(sel, d.files[ref.file].path, g.name)) continue;
+      result.unpaired.push_back({side, "graph", GraphLabel(d.files[ref.file], g), g.name});
+    }
+  };
+  auto add_unpaired_metrics = [&](const Dump& d,
+                                  const std::vector<std::pair<uint32_t, uint32_t>>& refs,
+                                  const char* side) {
+    for (const auto& [file, report] : refs) {
+      const std::string& path = d.files[file].path;
+      if (!analyze::Selected(sel, path, "")) continue;
+      result.unpaired.push_back({side, "metrics", fmt::format("{}#{}", path, report), ""});
+    }
+  };
+  add_unpaired(left, pairing.left_unpaired, "left");
+  add_unpaired_metrics(left, pairing.left_unpaired_metrics, "left");
+  add_unpaired(right, pairing.right_unpaired, "right");
+  add_unpaired_metrics(right, pairing.right_unpaired_metrics, "right");
+  analyze::LinkFindings(&result.findings, opts.max_evidence);
+  SortFindings(&result.findings);
+  return result;
+}
+
+absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
+                                      const DiffOptions& options) {
+  OpEquivalence builtin;
+  DiffOptions opts = options;
+  if (opts.align.equivalence == nullptr) {
+    builtin = OpEquivalence::BuiltIn();
+    opts.align.equivalence = &builtin;
+  }
+  DiffResult result;
+  result.left_root = left.source.file;
+  result.right_root = right.source.file;
+  absl::Status st = DiffOnePair(left, right, "graphs",
+                                PairLabel(left.source.file, right.source.file),
+                                {left.source.file, right.source.file}, opts,
+                                *opts.align.equivalence, &result);
+  if (!st.ok()) return st;
+  analyze::LinkFindings(&result.findings, opts.max_evidence);
+  SortFindings(&result.findings);
+  return result;
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,157 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// duplicate-subgraph: the same computation done twice, a missed common
+// subexpression. Bottom-up Merkle fingerprints (op, attributes, result types,
+// operand fingerprints in order) find identical subgraphs; inputs are
+// distinct by identity, constants equal by value. Only the topmost copy of a
+// duplicated chain is reported, and random or side-effecting ops are never
+// duplicates.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "analyze/analyze.h"
+#include "fmt/format.h"
+
+namespace graphdiff::analyze {
+namespace {
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  // splitmix64 finaliser over the combined value: cheap and well spread.
+  uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+bool NeverDuplicate(std::string_view op) {
+  std::string_view s = ShortOp(op);
+  if (!s.empty() && s.back() == '_') return true;  // in place
+  for (std::string_view w : {"rand", "dropout", "bernoulli", "normal", "uniform", "multinomial",
+                             "seed", "rng", "print", "assert", "sync", "send", "recv"}) {
+    if (s.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+struct DuplicateGroup {
+  std::vector<uint32_t> members;  // ascending
+  uint64_t ops = 0;               // operation nodes in one copy (an upper bound)
+};
+
+std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
+  size_t n = g.nodes.size();
+  std::vector<uint64_t> fp(n, 0);
+  std::vector<uint64_t> ops(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Node& node = g.nodes[i];
+    uint64_t h = Mix(static_cast<uint64_t>(node.kind) + 1, node.op.id);
+    bool is_op = node.kind == NodeKind::kOp || node.kind == NodeKind::kMethodCall ||
+                 node.kind == NodeKind::kModuleCall;
+    if (node.kind == NodeKind::kInput || (is_op && NeverDuplicate(g.str(node.op)))) {
+      h = Mix(h, 0x1000000000ull + i);  // distinct by identity
+    }
+    for (const Attr& a : node.attrs) h = Mix(Mix(h, a.key.id), a.value.id);
+    for (const TensorType& t : node.results) {
+      h = Mix(h, static_cast<uint64_t>(t.dtype));
+      for (const Dim& d : t.dims) h = Mix(Mix(h, static_cast<uint64_t>(d.value)), d.symbol.id);
+    }
+    uint64_t count = is_op ? 1 : 0;
+    for (ValueRef v : node.operands) {
+      if (v.node >= n) continue;
+      h = Mix(Mix(h, fp[v.node]), v.output);
+      count = std::min<uint64_t>(count + ops[v.node], 1u << 30);
+    }
+    fp[i] = h;
+    ops[i] = count;
+  }
+  // Groups in order of first member, so output order follows the graph.
+  absl::flat_hash_map<uint64_t, uint32_t> group_of;
+  std::vector<DuplicateGroup> groups;
+  std::vector<int32_t> node_group(n, -1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Node& node = g.nodes[i];
+    if (node.kind == NodeKind::kInput || node.kind == NodeKind::kConstant ||
+        node.kind == NodeKind::kGetAttr) {
+      continue;
+    }
+    auto [it, inserted] = group_of.try_emplace(fp[i], static_cast<uint32_t>(groups.size()));
+    if (inserted) groups.push_back({{}, ops[i]});
+    groups[it->second].members.push_back(i);
+    node_group[i] = static_cast<int32_t>(it->second);
+  }
+  // A copy is covered when it is not returned and every user is itself a
+  // duplicate: then a larger duplicate above it is the one to report.
+  std::vector<bool> uncovered(n, false);
+  for (ValueRef v : g.outputs) {
+    if (v.node < n) uncovered[v.node] = true;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    for (ValueRef v : g.nodes[i].operands) {
+      if (v.node >= n) continue;
+      int32_t grp = node_group[i];
+      if (grp < 0 || groups[grp].members.size() < 2) uncovered[v.node] = true;
+    }
+  }
+  std::vector<DuplicateGroup> out;
+  for (DuplicateGroup& grp : groups) {
+    if (grp.members.size() < 2 || grp.ops < min_ops) continue;
+    bool report = false;
+    for (uint32_t m : grp.members) report = report || uncovered[m];
+    if (report) out.push_back(std::move(grp));
+  }
+  return out;
+}
+
+void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::string_view side,
+            std::string label, std::vector<Finding>* out) {
+  if (groups.empty()) return;
+  Finding f;
+  f.id = "duplicate-subgraph";
+  f.severity = Severity::kWarning;
+  f.graph = std::move(label);
+  for (const DuplicateGroup& grp : groups) {
+    f.count += static_cast<int64_t>(grp.members.size()) - 1;
+    std::string first = NodeName(g, grp.members[0]);
+    for (uint32_t m : grp.members) {
+      f.evidence.push_back(NodeEvidence(
+          g, m, side,
+          m == grp.members[0]
+              ? fmt::format("computed {} times (about {} ops each)", grp.members.size(), grp.ops)
+              : fmt::format("same computation as {}", first)));
+    }
+  }
+  f.title = fmt::format("{} redundant copies of {} computation{}{}", f.count, groups.size(),
+                        groups.size() == 1 ? "" : "s",
+                        side.empty() ? "" : fmt::format(" on the {}", side));
+  f.explanation = "The same operations run on the same values more than once (identical "
+                  "subgraphs by fingerprint: op, attributes, types and operands). A common "
+                  "subexpression pass would compute each once.";
+  f.hint = "Compute the value once in the model and reuse it, or check why the backend's CSE "
+           "did not merge them.";
+  out->push_back(std::move(f));
+}
+
+}  // namespace
+
+void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
+  std::vector<bool> right_only(c.right.nodes.size(), false);
+  for (uint32_t i : c.alignment.right_only) {
+    if (i < right_only.size()) right_only[i] = true;
+  }
+  std::vector<DuplicateGroup> groups;
+  for (DuplicateGroup& grp : FindGroups(c.right, c.options.duplicate_min_ops)) {
+    bool is_new = false;
+    for (uint32_t m : grp.members) is_new = is_new || right_only[m];
+    if (is_new) groups.push_back(std::move(grp));
+  }
+  Report(c.right, groups, "right", c.label, out);
+}
+
+void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
+                    std::vector<Finding>* out) {
+  Report(g, FindGroups(g, min_ops), "", label, out);
+}
+
+}  // namespace graphdiff::analyze

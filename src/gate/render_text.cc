@@ -1,0 +1,43 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The terminal report: verdict first, then one block per unit that did not
+// simply pass, with the limit each breach broke and what explains it.
+#include "fmt/format.h"
+#include "gate/gate_util.h"
+#include "graphdiff/gate.h"
+
+namespace graphdiff {
+
+std::string RenderCheckText(const CheckResult& result) {
+  using namespace gate_internal;
+  std::string out = fmt::format("graphdiff check: {} ({})\n", GateVerdictName(result.verdict),
+                                SummaryLine(result));
+  out += fmt::format("  dump: {}\n  baseline: {}\n", result.dump, result.baseline_path);
+  for (const UnitCheck& u : result.units) {
+    std::string tag;
+    if (u.is_new) tag = " [new]";
+    if (u.is_missing) tag = " [missing]";
+    if (!u.is_new && !u.is_missing && u.baseline_key != u.key) {
+      tag = fmt::format(" [was {}, matched by {}]", u.baseline_key, u.matched_by);
+    }
+    out += fmt::format("\n{:<8} {} {}{}\n", GateVerdictName(u.verdict), GateUnitKindName(u.kind),
+                       u.key, tag);
+    for (const std::string& r : u.reasons) out += fmt::format("    {}\n", r);
+    if (u.verdict == GateVerdict::kPass && !u.is_new) continue;
+    std::vector<const GateChange*> other = OtherChanges(u, 8);
+    if (!other.empty()) {
+      out += "    other changes:";
+      for (const GateChange* c : other) out += fmt::format("\n      {}", ChangeText(*c));
+      out += "\n";
+    }
+    for (const FindingNote& f : u.findings) {
+      out += fmt::format("    finding {} (x{}): {}\n", f.id, f.count, f.title);
+      if (!f.hint.empty()) out += fmt::format("      hint: {}\n", f.hint);
+    }
+  }
+  std::string advice = AdviceLine(result);
+  if (!advice.empty()) out += fmt::format("\n{}\n  {}\n", advice, result.update_command);
+  return out;
+}
+
+}  // namespace graphdiff

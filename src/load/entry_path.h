@@ -1,0 +1,35 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Names of files inside a dump: archive entry paths checked for tricks that
+// would escape the archive, hidden names, compression suffixes.
+#ifndef GRAPHDIFF_SRC_LOAD_ENTRY_PATH_H_
+#define GRAPHDIFF_SRC_LOAD_ENTRY_PATH_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace graphdiff {
+
+// Normalises an archive entry path ("./a//b" -> "a/b"). An absolute path
+// ("/x", "C:\x") or a `..` component is an InvalidArgument error naming
+// `archive` and the entry as written. An empty result means the entry names
+// the archive root itself.
+absl::StatusOr<std::string> CheckEntryPath(std::string_view archive,
+                                           std::string_view entry);
+
+// True when a component of `path` is hidden (".git", "._x") or is the
+// "__MACOSX" resource-fork folder that macOS adds to zips.
+bool IsHiddenPath(std::string_view path);
+
+// "ir.txt.gz" -> "ir.txt", "dump.tgz" -> "dump.tar"; unchanged when the name
+// carries no compression suffix.
+std::string StripCompressionSuffix(std::string_view name);
+
+// The last component of a path ("a/b/ir.txt" -> "ir.txt").
+std::string_view BaseName(std::string_view path);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_LOAD_ENTRY_PATH_H_

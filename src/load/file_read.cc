@@ -1,0 +1,91 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "load/file_read.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "util/absl_sv.h"
+
+namespace graphdiff {
+namespace {
+
+absl::Status ErrnoError(const std::string& path, std::string_view what, int err) {
+  std::string message = absl::StrCat(path, ": ", AbslSv(what), ": ", std::strerror(err));
+  if (err == ENOENT) return absl::NotFoundError(message);
+  if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(message);
+  return absl::UnavailableError(message);
+}
+
+// Closes the descriptor on every return path.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads up to `size` bytes into `out`; returns the count read (short at EOF).
+absl::StatusOr<size_t> ReadFully(int fd, const std::string& path, char* out, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::read(fd, out + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoError(path, "cannot read", errno);
+    }
+    if (n == 0) break;
+    done += static_cast<size_t>(n);
+  }
+  return done;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_bytes) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoError(path, "cannot open", errno);
+  std::string head(max_bytes, '\0');
+  absl::StatusOr<size_t> n = ReadFully(fd.get(), path, head.data(), head.size());
+  if (!n.ok()) return n.status();
+  head.resize(*n);
+  return head;
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
+                                          std::string_view limit_name) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoError(path, "cannot open", errno);
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return ErrnoError(path, "cannot stat", errno);
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not a regular file"));
+  }
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size > max_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(path, ": file is ", size, " bytes, over the limit of ", max_bytes,
+                     " (", AbslSv(limit_name), ")"));
+  }
+  std::string data(static_cast<size_t>(size), '\0');
+  absl::StatusOr<size_t> n = ReadFully(fd.get(), path, data.data(), data.size());
+  if (!n.ok()) return n.status();
+  // A file that shrank while we read it is read as it now is; one that grew
+  // is read up to the size it had when opened.
+  data.resize(*n);
+  return data;
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,293 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// LoadDump: turns what the user named into parsed files. Every file is one
+// task on a pool; an archive's task reads its entries (in memory) and queues
+// one task per entry, so a zipped directory parses on every core too.
+// Results are sorted at the end, so thread timing never shows in the output.
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "graphdiff/dump.h"
+#include "load/archive_reader.h"
+#include "load/dir_walk.h"
+#include "load/entry_path.h"
+#include "load/file_read.h"
+#include "load/task_pool.h"
+#include "util/absl_sv.h"
+
+namespace graphdiff {
+namespace {
+
+// Archives inside archives are opened up to this depth; deeper is a skip, so
+// a zip quine or a nesting bomb cannot recurse without end.
+constexpr int kMaxNesting = 4;
+// Archive entries waiting for a parser may hold at most this many bytes;
+// beyond it the reading thread parses entries itself, which bounds memory.
+constexpr uint64_t kPendingBudget = 512ull << 20;
+// Enough to see any archive magic (tar's sits at offset 257).
+constexpr size_t kSniffBytes = 512;
+
+// One file to load: on disk, borrowed from the caller, or owned (an archive
+// entry read into memory).
+struct Item {
+  std::string rel;     // DumpFile::path
+  std::string source;  // name in messages; also the deterministic order key
+  std::string disk;    // read from here when non-empty
+  std::string data;    // owned bytes
+  std::string_view borrowed;
+  bool has_borrowed = false;
+  bool is_root = false;  // the file the user named: its entries need no prefix
+  int depth = 0;
+};
+
+bool LooksBinary(std::string_view text) {
+  std::string_view head = text.substr(0, 8192);
+  size_t control = 0;
+  for (char c : head) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u == 0) return true;
+    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f') ++control;
+  }
+  return control * 20 > head.size();
+}
+
+std::string JoinPath(std::string_view dir, std::string_view rel) {
+  if (dir.empty()) return std::string(rel);
+  std::string out(dir);
+  if (out.back() != '/') out += '/';
+  out.append(rel.data(), rel.size());
+  return out;
+}
+
+class Loader {
+ public:
+  explicit Loader(const LoadOptions& options)
+      : options_(options), pool_(options.threads) {}
+
+  void Queue(Item item) {
+    auto shared = std::make_shared<Item>(std::move(item));
+    pool_.Add([this, shared] { Process(*shared); });
+  }
+
+  void AddSkipped(std::string path, std::string reason) {
+    std::lock_guard<std::mutex> lock(mu_);
+    skipped_.emplace_back(std::move(path), std::move(reason));
+  }
+
+  void set_file_count(size_t n) { file_count_ = n; }
+
+  absl::StatusOr<Dump> Finish(std::string root) {
+    pool_.Run();
+    if (!error_.ok()) return error_;
+    Dump dump;
+    dump.root = std::move(root);
+    dump.files = std::move(files_);
+    dump.skipped = std::move(skipped_);
+    std::sort(dump.files.begin(), dump.files.end(),
+              [](const DumpFile& a, const DumpFile& b) {
+                return a.path != b.path ? a.path < b.path : a.source < b.source;
+              });
+    std::sort(dump.skipped.begin(), dump.skipped.end());
+    return dump;
+  }
+
+ private:
+  void Process(Item& item) {
+    if (Cancelled(item.source)) return;
+    if (!item.disk.empty()) {
+      absl::StatusOr<std::string> head = ReadFileHead(item.disk, kSniffBytes);
+      if (!head.ok()) return Fail(item.source, head.status());
+      if (head->empty()) return AddSkipped(item.rel, "empty file");
+      ArchiveMagic magic = SniffArchive(*head);
+      if (magic != ArchiveMagic::kNone) return Expand(item, magic);
+      absl::StatusOr<std::string> text =
+          ReadWholeFile(item.disk, options_.max_file_bytes, "LoadOptions::max_file_bytes");
+      if (!text.ok()) return Fail(item.source, text.status());
+      return Parse(item, *text);
+    }
+    std::string_view text = item.has_borrowed ? item.borrowed : item.data;
+    if (text.empty()) return AddSkipped(item.rel, "empty file");
+    if (text.size() > options_.max_file_bytes) {
+      return Fail(item.source,
+                  absl::ResourceExhaustedError(absl::StrCat(
+                      item.source, ": file is ", text.size(), " bytes, over the limit of ",
+                      options_.max_file_bytes, " (LoadOptions::max_file_bytes)")));
+    }
+    ArchiveMagic magic = SniffArchive(text.substr(0, kSniffBytes));
+    if (magic != ArchiveMagic::kNone) return Expand(item, magic);
+    Parse(item, text);
+  }
+
+  void Parse(const Item& item, std::string_view text) {
+    if (DetectFormat(text) == DumpFormat::kUnknown) {
+      return AddSkipped(item.rel, LooksBinary(text) ? "not a recognised dump (binary)"
+                                                     : "not a recognised dump");
+    }
+    absl::StatusOr<ParsedText> parsed = ParseText(text, item.source, options_.parse);
+    if (!parsed.ok()) return Fail(item.source, parsed.status());
+    DumpFile file;
+    file.path = item.rel;
+    file.source = item.source;
+    file.format = parsed->format;
+    file.graphs = std::move(parsed->graphs);
+    file.metrics = std::move(parsed->metrics);
+    file.warnings = std::move(parsed->warnings);
+    std::lock_guard<std::mutex> lock(mu_);
+    files_.push_back(std::move(file));
+  }
+
+  void Expand(Item& item, ArchiveMagic magic) {
+    if (item.depth >= kMaxNesting) {
+      return AddSkipped(item.rel, "archive nested too deep, not opened");
+    }
+    ArchiveLimits limits;
+    limits.max_file_bytes = options_.max_file_bytes;
+    limits.max_entries = options_.max_archive_entries;
+    limits.max_total_bytes = options_.max_archive_bytes;
+    limits.total_bytes = &archive_bytes_;
+    ArchiveSink sink;
+    sink.file = [&](std::string entry, std::string data) -> absl::Status {
+      if (Cancelled(item.source)) return absl::CancelledError();
+      if (++file_count_ > options_.max_files) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "dump has more than ", options_.max_files, " files (LoadOptions::max_files)"));
+      }
+      Item child;
+      child.depth = item.depth + 1;
+      if (entry.empty()) {
+        // The content of a compressed single file: named after the file.
+        child.rel = StripCompressionSuffix(item.rel);
+        child.source = item.source;
+        child.is_root = item.is_root;
+      } else {
+        child.rel = item.is_root ? entry : absl::StrCat(item.rel, "!", entry);
+        child.source = absl::StrCat(item.source, "!", entry);
+      }
+      child.data = std::move(data);
+      uint64_t size = child.data.size();
+      if (pending_bytes_.fetch_add(size) + size > kPendingBudget) {
+        Process(child);
+        pending_bytes_ -= size;
+      } else {
+        auto shared = std::make_shared<Item>(std::move(child));
+        pool_.Add([this, shared, size] {
+          Process(*shared);
+          shared->data = std::string();
+          pending_bytes_ -= size;
+        });
+      }
+      return absl::OkStatus();
+    };
+    sink.skip = [&](std::string entry, std::string reason) {
+      AddSkipped(item.is_root ? entry : absl::StrCat(item.rel, "!", entry),
+                 std::move(reason));
+    };
+    std::string_view memory = item.has_borrowed ? item.borrowed : item.data;
+    absl::Status s = ReadArchive(item.source, item.disk, memory, magic, limits, sink);
+    // The archive's bytes are no longer needed once its entries are out.
+    item.data = std::string();
+    if (!s.ok() && !absl::IsCancelled(s)) Fail(item.source, s);
+  }
+
+  // Keeps the error of the first file in order, whatever thread saw it first.
+  void Fail(const std::string& key, absl::Status status) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (error_.ok() || key < error_key_) {
+      error_key_ = key;
+      error_ = std::move(status);
+    }
+  }
+
+  // A file after a failed one need not load: its result cannot be used, and
+  // any error it has would not be the one reported.
+  bool Cancelled(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return !error_.ok() && key > error_key_;
+  }
+
+  const LoadOptions& options_;
+  TaskPool pool_;
+  std::mutex mu_;
+  std::vector<DumpFile> files_;
+  std::vector<std::pair<std::string, std::string>> skipped_;
+  std::string error_key_;
+  absl::Status error_;
+  std::atomic<uint64_t> archive_bytes_{0};
+  std::atomic<size_t> file_count_{0};
+  std::atomic<uint64_t> pending_bytes_{0};
+};
+
+}  // namespace
+
+absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options) {
+  namespace fs = std::filesystem;
+  std::string root(path);
+  std::error_code ec;
+  fs::file_status status = fs::status(root, ec);
+  if (ec || !fs::exists(status)) {
+    return absl::NotFoundError(absl::StrCat(root, ": no such file or directory"));
+  }
+  Loader loader(options);
+  if (fs::is_directory(status)) {
+    absl::StatusOr<DirListing> listing = WalkDirectory(root, options.max_files);
+    if (!listing.ok()) return listing.status();
+    loader.set_file_count(listing->files.size());
+    for (auto& [skipped_path, reason] : listing->skipped) {
+      loader.AddSkipped(std::move(skipped_path), std::move(reason));
+    }
+    for (std::string& rel : listing->files) {
+      Item item;
+      item.source = JoinPath(root, rel);
+      item.disk = item.source;
+      item.rel = std::move(rel);
+      loader.Queue(std::move(item));
+    }
+  } else if (fs::is_regular_file(status)) {
+    Item item;
+    item.rel = std::string(BaseName(root));
+    item.source = root;
+    item.disk = root;
+    item.is_root = true;
+    loader.set_file_count(1);
+    loader.Queue(std::move(item));
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat(root, ": not a regular file or directory"));
+  }
+  return loader.Finish(std::move(root));
+}
+
+absl::StatusOr<Dump> LoadDumpFromMemory(
+    std::string_view root, const std::vector<std::pair<std::string, std::string>>& files,
+    const LoadOptions& options) {
+  if (files.size() > options.max_files) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "dump has more than ", options.max_files, " files (LoadOptions::max_files)"));
+  }
+  Loader loader(options);
+  loader.set_file_count(files.size());
+  for (const auto& [name, content] : files) {
+    // The caller's names get the archive rules: they may come from anywhere.
+    absl::StatusOr<std::string> rel = CheckEntryPath(root, name);
+    if (!rel.ok()) return rel.status();
+    if (rel->empty() || IsHiddenPath(*rel)) continue;
+    Item item;
+    item.source = JoinPath(root, *rel);
+    item.rel = *std::move(rel);
+    item.borrowed = content;
+    item.has_borrowed = true;
+    loader.Queue(std::move(item));
+  }
+  return loader.Finish(std::string(root));
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,245 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// PairDumps: which left graph is compared with which right graph. Rules run
+// from strongest evidence to weakest (path, name, frame, order), each over
+// what the earlier ones left, always in dump order so ties resolve the same
+// way every run.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "graphdiff/dump.h"
+
+namespace graphdiff {
+namespace {
+
+// "sub/a.zip!top/ir.txt" -> "sub/top/ir.txt": an archive stands for the
+// folder it was made from, so a zipped run pairs with an unzipped one.
+std::string DropArchiveNames(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (char c : path) {
+    if (c == '!') {
+      size_t slash = out.rfind('/');
+      out.erase(slash == std::string::npos ? 0 : slash + 1);
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+// Paths of a side's files for comparison: archive names dropped, then the
+// top-level directories that every file shares stripped, so that
+// `trace_once/ir.txt` and `openxla/ir.txt` compare equal.
+std::vector<std::string> PairingPaths(const Dump& dump) {
+  std::vector<std::string> paths;
+  paths.reserve(dump.files.size());
+  for (const DumpFile& f : dump.files) paths.push_back(DropArchiveNames(f.path));
+  while (!paths.empty()) {
+    size_t slash = paths[0].find('/');
+    if (slash == std::string::npos) break;
+    std::string_view top(paths[0].data(), slash + 1);
+    bool shared = std::all_of(paths.begin(), paths.end(), [&](const std::string& p) {
+      return std::string_view(p).substr(0, top.size()) == top && p.size() > top.size();
+    });
+    if (!shared) break;
+    size_t cut = top.size();
+    for (std::string& p : paths) p.erase(0, cut);
+  }
+  return paths;
+}
+
+// Frames inside torch, torch_xla or installed packages move with every
+// release; only the user's own frames identify a graph across versions.
+bool IsLibraryFrame(std::string_view frame) {
+  size_t open = frame.rfind(" (");
+  std::string_view file = open == std::string_view::npos ? frame : frame.substr(open + 2);
+  if (file.empty() || file.front() == '<' || file.front() == '(') return true;
+  bool python_dir = false;
+  size_t start = 0;
+  while (start < file.size()) {
+    size_t end = file.find_first_of("/\\", start);
+    if (end == std::string_view::npos) end = file.size();
+    std::string_view seg = file.substr(start, end - start);
+    if (seg == "torch" || seg == "torch_xla" || seg == "torch_xla2" || seg == "torchax" ||
+        seg == "functorch" || seg == "site-packages" || seg == "dist-packages") {
+      return true;
+    }
+    if (seg.substr(0, 7) == "python2" || seg.substr(0, 7) == "python3") python_dir = true;
+    start = end + 1;
+  }
+  return python_dir;
+}
+
+struct Candidate {
+  GraphRef ref;
+  GraphKind kind;
+  std::string path;
+  std::string name;
+  std::string frame;
+  bool paired = false;
+};
+
+std::vector<Candidate> Candidates(const Dump& dump) {
+  std::vector<std::string> paths = PairingPaths(dump);
+  std::vector<Candidate> out;
+  for (uint32_t f = 0; f < dump.files.size(); ++f) {
+    const DumpFile& file = dump.files[f];
+    for (uint32_t g = 0; g < file.graphs.size(); ++g) {
+      const Graph& graph = file.graphs[g];
+      Candidate c;
+      c.ref = GraphRef{f, g};
+      c.kind = graph.kind;
+      c.path = paths[f];
+      // An IR graph has no name of its own: a save file names it after a
+      // frame or its position, which says nothing the other rules do not.
+      c.name = !graph.source.graph_name.empty() ? graph.source.graph_name
+               : graph.kind != GraphKind::kIr   ? graph.name
+                                                : std::string();
+      for (const std::string& frame : graph.source.frames) {
+        if (IsLibraryFrame(frame)) continue;
+        if (!c.frame.empty()) c.frame += '\n';
+        c.frame += frame;
+      }
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+using KeyFn = std::string (*)(const Candidate&);
+
+// True when the key tells the remaining graphs of `kind` apart: at least two
+// different values over both sides. A key every graph shares ("GraphModule")
+// would pair by order while claiming to pair by name.
+bool Informative(const std::vector<Candidate>& left, const std::vector<Candidate>& right,
+                 GraphKind kind, KeyFn key) {
+  std::string seen;
+  bool have = false;
+  for (const std::vector<Candidate>* side : {&left, &right}) {
+    for (const Candidate& c : *side) {
+      if (c.paired || c.kind != kind) continue;
+      std::string k = key(c);
+      if (!have) {
+        seen = std::move(k);
+        have = true;
+      } else if (k != seen) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Pairs remaining graphs of each kind whose non-empty keys are equal: the
+// k-th left graph with a key goes with the k-th right graph with that key.
+void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyFn key,
+               bool require_informative, const char* how, std::vector<GraphPairing>* out) {
+  for (GraphKind kind : {GraphKind::kIr, GraphKind::kFx, GraphKind::kHlo}) {
+    if (require_informative && !Informative(left, right, kind, key)) continue;
+    std::map<std::string, std::vector<size_t>> right_by_key;
+    for (size_t i = 0; i < right.size(); ++i) {
+      if (right[i].paired || right[i].kind != kind) continue;
+      std::string k = key(right[i]);
+      if (!k.empty()) right_by_key[k].push_back(i);
+    }
+    std::map<std::string, size_t> next;
+    for (Candidate& l : left) {
+      if (l.paired || l.kind != kind) continue;
+      std::string k = key(l);
+      if (k.empty()) continue;
+      auto it = right_by_key.find(k);
+      if (it == right_by_key.end()) continue;
+      size_t& n = next[k];
+      if (n >= it->second.size()) continue;
+      Candidate& r = right[it->second[n++]];
+      l.paired = r.paired = true;
+      out->push_back(GraphPairing{l.ref, r.ref, how});
+    }
+  }
+}
+
+std::string PathKey(const Candidate& c) {
+  // The record position keeps the k-th graph of a save file with the k-th.
+  return c.path + '\0' + std::to_string(c.ref.graph);
+}
+std::string NameKey(const Candidate& c) { return c.name; }
+std::string FrameKey(const Candidate& c) { return c.frame; }
+std::string NoKey(const Candidate&) { return "-"; }
+
+void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
+  struct Report {
+    uint32_t file, report;
+    std::string path;
+    bool paired = false;
+  };
+  auto collect = [](const Dump& dump) {
+    std::vector<std::string> paths = PairingPaths(dump);
+    std::vector<Report> reports;
+    for (uint32_t f = 0; f < dump.files.size(); ++f) {
+      for (uint32_t m = 0; m < dump.files[f].metrics.size(); ++m) {
+        reports.push_back(Report{f, m, paths[f]});
+      }
+    }
+    return reports;
+  };
+  std::vector<Report> l = collect(left), r = collect(right);
+  std::map<std::pair<std::string, uint32_t>, size_t> right_by_path;
+  for (size_t i = 0; i < r.size(); ++i) right_by_path.emplace(std::make_pair(r[i].path, r[i].report), i);
+  for (Report& a : l) {
+    auto it = right_by_path.find({a.path, a.report});
+    if (it == right_by_path.end()) continue;
+    Report& b = r[it->second];
+    a.paired = b.paired = true;
+    out->metrics.push_back(MetricsPairing{a.file, a.report, b.file, b.report, "path"});
+  }
+  size_t j = 0;
+  for (Report& a : l) {
+    if (a.paired) continue;
+    while (j < r.size() && r[j].paired) ++j;
+    if (j == r.size()) break;
+    a.paired = r[j].paired = true;
+    out->metrics.push_back(MetricsPairing{a.file, a.report, r[j].file, r[j].report, "order"});
+  }
+  std::sort(out->metrics.begin(), out->metrics.end(),
+            [](const MetricsPairing& x, const MetricsPairing& y) {
+              return std::tie(x.left_file, x.left_report) < std::tie(y.left_file, y.left_report);
+            });
+  for (const Report& a : l) {
+    if (!a.paired) out->left_unpaired_metrics.emplace_back(a.file, a.report);
+  }
+  for (const Report& b : r) {
+    if (!b.paired) out->right_unpaired_metrics.emplace_back(b.file, b.report);
+  }
+}
+
+}  // namespace
+
+Pairing PairDumps(const Dump& left, const Dump& right) {
+  Pairing out;
+  std::vector<Candidate> l = Candidates(left), r = Candidates(right);
+  PairByKey(l, r, PathKey, false, "path", &out.graphs);
+  PairByKey(l, r, NameKey, true, "name", &out.graphs);
+  PairByKey(l, r, FrameKey, true, "frame", &out.graphs);
+  // Every remaining graph has the same key, so this pairs them in order.
+  PairByKey(l, r, NoKey, false, "order", &out.graphs);
+  std::sort(out.graphs.begin(), out.graphs.end(),
+            [](const GraphPairing& a, const GraphPairing& b) {
+              return std::tie(a.left.file, a.left.graph) < std::tie(b.left.file, b.left.graph);
+            });
+  for (const Candidate& c : l) {
+    if (!c.paired) out.left_unpaired.push_back(c.ref);
+  }
+  for (const Candidate& c : r) {
+    if (!c.paired) out.right_unpaired.push_back(c.ref);
+  }
+  PairMetrics(left, right, &out);
+  return out;
+}
+
+}  // namespace graphdiff

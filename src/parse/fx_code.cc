@@ -1,0 +1,1062 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Conventions this builder establishes (other components rely on them):
+// - def parameters (except `self`), or the names unpacked from
+//   `fx_pytree.tree_flatten_spec`, are kInput nodes `fx::placeholder`.
+// - `x = self.a.b` is a kGetAttr `fx::get_attr` with attr "target" = "a.b".
+// - `self.L__self___conv1(x)` and friends are kModuleCall `module::<path>`
+//   with attr "target" = the decoded dotted path.
+// - `x.mean(...)` is a kMethodCall `aten::mean`; the receiver is operand 0
+//   and the arguments are numbered from 1 (the receiver is argument 0, as in
+//   FX's call_method).
+// - Operators and functions get canonical ops from fx_ops.h.
+// - `b[k]` / `b.indices` with a literal k on a call result is a projection:
+//   no node, the name binds to ValueRef{b, k}. Other subscripts are
+//   `aten::getitem` nodes (arg1 = the index); other attribute reads of values
+//   (`x.shape`) are `builtins::getattr` nodes with arg1 = `"shape"`, exactly
+//   like `getattr(x, "shape")`.
+// - Other expressions on the right-hand side: literals become kConstant
+//   `prim::Constant` (attr "value"), containers holding values become
+//   `prim::TupleConstruct` / `prim::ListConstruct` / `prim::DictConstruct`.
+// - `x += y` is `aten::add_` (in-place); the alias that FX prints after it
+//   (`iadd = x`) names the node.
+#include "parse/fx_code.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "parse/error.h"
+#include "parse/fx_expr.h"
+#include "parse/fx_ops.h"
+#include "parse/fx_type.h"
+
+namespace graphdiff {
+namespace {
+
+constexpr uint32_t kNoNode = 0xffffffffu;
+
+// A fast hash for value names (short identifiers): std::hash's murmur was a
+// measurable share of the parse time.
+struct NameHash {
+  size_t operator()(std::string_view s) const {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      h = (h ^ w) * 0xff51afd7ed558ccdull;
+      h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, s.data() + i, s.size() - i);
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+};
+
+bool IsOpTok(const FxToken& t, std::string_view op) {
+  if (t.kind != FxTok::kOp || t.text.size() != op.size() || t.text[0] != op[0]) return false;
+  for (size_t i = 1; i < op.size(); ++i) {
+    if (t.text[i] != op[i]) return false;
+  }
+  return true;
+}
+
+bool IsKeywordStatement(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
+      "pass", "del", "assert", "import", "from", "if", "elif", "else", "for",
+      "while", "with", "try", "except", "finally", "raise", "global",
+      "nonlocal", "def", "class", "break", "continue", "yield", "async", "await"};
+  for (std::string_view k : kWords) {
+    if (k == w) return true;
+  }
+  return false;
+}
+
+// The text of a string literal without prefix and quotes.
+std::string_view StringContents(std::string_view lit) {
+  size_t q = 0;
+  while (q < lit.size() && lit[q] != '\'' && lit[q] != '"') ++q;
+  size_t quote_len = (lit.size() >= q + 6 && lit[q + 1] == lit[q] && lit[q + 2] == lit[q]) ? 3 : 1;
+  if (lit.size() < q + 2 * quote_len) return {};
+  return lit.substr(q + quote_len, lit.size() - q - 2 * quote_len);
+}
+
+class FxBuilder {
+ public:
+  FxBuilder(const std::vector<FxLine>& lines, const FxParseContext& ctx, Graph* g)
+      : lines_(lines), ctx_(ctx), g_(*g), lexer_(lines) {}
+
+  absl::Status Run(size_t def_index, size_t* next_line);
+
+ private:
+  struct Param {
+    std::string_view name;
+    uint32_t line = 0;
+    bool typed = false;
+    TensorType type;
+    StrId symbol;
+  };
+  struct Pending {
+    std::string_view name;
+    TensorType type;
+    StrId symbol;
+  };
+
+  absl::Status ParseDef(size_t def_index);
+  absl::Status Statement(size_t begin);
+  absl::Status Assign(size_t target_expr, uint32_t annotation, uint32_t value);
+  absl::Status AugAssign(uint32_t target, std::string_view symbol, uint32_t value);
+  absl::Status Return(size_t pos);
+  absl::Status AddOutputs(uint32_t e);
+  absl::Status Flatten(uint32_t targets, uint32_t call);
+  // Evaluates `e` into a node named `name`, or into a binding (alias,
+  // projection). `*out` receives the value.
+  absl::Status Evaluate(std::string_view name, uint32_t e, ValueRef* out,
+                        bool* is_node);
+  absl::Status EvaluateCall(std::string_view name, uint32_t e, ValueRef* out);
+  // Adds expression `e` as an argument of the node under construction.
+  absl::Status AddArg(uint32_t node, uint32_t e, StrId key);
+  absl::Status CollectRefs(uint32_t e, uint32_t node);
+  // The value `e` denotes without creating a node (a bound name, or a
+  // projection of one); false when it is not such a reference.
+  bool ResolveRef(uint32_t e, ValueRef* out);
+  bool ModulePath(uint32_t e, std::string* path);
+  bool DottedParts(uint32_t e, std::string_view* parts, size_t* n);
+  bool IsCallNode(uint32_t node) const;
+  void MaterializeParams();
+  void Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* typed);
+  void Render(uint32_t first, uint32_t last, std::string* out);
+  std::string_view SourceSpan(uint32_t first, uint32_t last);
+  uint32_t NewNode(std::string_view name, NodeKind kind, std::string_view op,
+                   std::string_view raw_op, std::string_view overload, uint32_t line);
+  StrId ArgKey(size_t n);
+  void SetProjection(ValueRef ref, const TensorType* type);
+  absl::Status ErrorAt(size_t token, std::string_view message);
+  absl::Status ExprError(const FxExprParser& p);
+  void Warn(size_t token, std::string_view message);
+
+  const std::vector<FxLine>& lines_;
+  const FxParseContext& ctx_;
+  Graph& g_;
+  FxLexer lexer_;
+  std::vector<FxToken> toks_, comments_;
+  std::vector<FxExpr> arena_;
+  absl::flat_hash_map<std::string_view, ValueRef, NameHash> names_;
+  std::vector<Param> params_;
+  std::vector<Pending> pending_types_;
+  bool params_done_ = false;
+  bool returned_ = false;
+  StrId frame_;
+  uint32_t unnamed_aug_ = kNoNode;
+  uint32_t def_indent_ = 0;
+  uint32_t last_line_ = 0;
+  std::vector<StrId> arg_keys_;
+  StrId target_key_;
+  // Positions of value references inside the argument being rendered.
+  std::vector<std::pair<uint32_t, uint32_t>> refs_;  // token index, operand
+  std::string scratch_, text_, path_;
+};
+
+absl::Status FxBuilder::ErrorAt(size_t token, std::string_view message) {
+  const FxToken& t = toks_[token];
+  const FxLine& line = lines_[t.line];
+  return ParseErrorAt(ctx_.source, line.number, line.prefix_len + t.col + 1, line.full,
+                      message);
+}
+
+absl::Status FxBuilder::ExprError(const FxExprParser& p) {
+  return ErrorAt(p.error_token(), p.error());
+}
+
+void FxBuilder::Warn(size_t token, std::string_view message) {
+  const FxToken& t = toks_[token];
+  const FxLine& line = lines_[t.line];
+  AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source, line.number,
+             line.prefix_len + t.col + 1, message);
+}
+
+StrId FxBuilder::ArgKey(size_t n) {
+  while (arg_keys_.size() <= n) {
+    arg_keys_.push_back(g_.intern("arg" + std::to_string(arg_keys_.size())));
+  }
+  return arg_keys_[n];
+}
+
+uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_view op,
+                            std::string_view raw_op, std::string_view overload,
+                            uint32_t line) {
+  Node n;
+  n.name = g_.intern(name);
+  n.kind = kind;
+  n.op = g_.intern(op);
+  n.raw_op = g_.intern(raw_op);
+  n.overload = g_.intern(overload);
+  n.line = line;
+  n.frame = frame_;
+  g_.nodes.push_back(std::move(n));
+  return static_cast<uint32_t>(g_.nodes.size() - 1);
+}
+
+// The source text of tokens [first, last) when they sit on one line (the
+// common case: no copy); otherwise a normalised rendering in text_.
+std::string_view FxBuilder::SourceSpan(uint32_t first, uint32_t last) {
+  const FxToken& a = toks_[first];
+  const FxToken& b = toks_[last - 1];
+  if (a.line == b.line) {
+    std::string_view line = lines_[a.line].text;
+    return line.substr(a.col, b.col + b.text.size() - a.col);
+  }
+  text_.clear();
+  Render(first, last, &text_);
+  return text_;
+}
+
+// Canonical text of tokens [first, last): one space after commas, none
+// inside brackets or before commas, otherwise one space where the source had
+// any; value references listed in refs_ print as `$k`.
+void FxBuilder::Render(uint32_t first, uint32_t last, std::string* out) {
+  size_t r = 0;
+  while (r < refs_.size() && refs_[r].first < first) ++r;
+  for (uint32_t i = first; i < last; ++i) {
+    const FxToken& t = toks_[i];
+    if (i > first) {
+      const FxToken& prev = toks_[i - 1];
+      const bool opens = prev.kind == FxTok::kOp &&
+                         (prev.text == "(" || prev.text == "[" || prev.text == "{");
+      const bool closes = t.kind == FxTok::kOp &&
+                          (t.text == ")" || t.text == "]" || t.text == "}" ||
+                           t.text == "," || t.text == ":");
+      if (!opens && !closes && (t.space_before || IsOpTok(prev, ","))) out->push_back(' ');
+    }
+    if (r < refs_.size() && refs_[r].first == i) {
+      out->push_back('$');
+      out->append(std::to_string(refs_[r].second));
+      ++r;
+    } else {
+      out->append(t.text);
+    }
+  }
+}
+
+bool FxBuilder::IsCallNode(uint32_t node) const {
+  const Node& n = g_.nodes[node];
+  if (n.kind == NodeKind::kMethodCall || n.kind == NodeKind::kModuleCall) return true;
+  if (n.kind != NodeKind::kOp) return false;
+  std::string_view op = g_.str(n.op);
+  return op != "builtins::getattr" && op != "aten::getitem" &&
+         op.substr(0, 6) != "prim::";
+}
+
+void FxBuilder::SetProjection(ValueRef ref, const TensorType* type) {
+  Node& p = g_.nodes[ref.node];
+  if (p.results.size() < ref.output + 1) p.results.resize(ref.output + 1);
+  if (type != nullptr) p.results[ref.output] = *type;
+}
+
+bool FxBuilder::ResolveRef(uint32_t e, ValueRef* out) {
+  const FxExpr& x = arena_[e];
+  if (x.kind == FxExprKind::kName) {
+    auto it = names_.find(x.text);
+    if (it == names_.end()) return false;
+    *out = it->second;
+    return true;
+  }
+  ValueRef base;
+  if (x.kind == FxExprKind::kSubscript && arena_[x.b].kind == FxExprKind::kNumber &&
+      ResolveRef(x.a, &base) && base.output == 0 && IsCallNode(base.node)) {
+    const std::string_view digits = arena_[x.b].text;
+    uint32_t k = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9' || k > 100000) return false;
+      k = k * 10 + static_cast<uint32_t>(c - '0');
+    }
+    *out = ValueRef{base.node, k};
+    return true;
+  }
+  if (x.kind == FxExprKind::kAttribute && ResolveRef(x.a, &base) && base.output == 0 &&
+      IsCallNode(base.node)) {
+    int k = FxProjectionField(x.text);
+    if (k < 0) return false;
+    *out = ValueRef{base.node, static_cast<uint32_t>(k)};
+    return true;
+  }
+  return false;
+}
+
+bool FxBuilder::ModulePath(uint32_t e, std::string* path) {
+  const FxExpr& x = arena_[e];
+  switch (x.kind) {
+    case FxExprKind::kName:
+      return x.text == "self";
+    case FxExprKind::kAttribute:
+      if (!ModulePath(x.a, path)) return false;
+      AppendModulePath(x.text, path);
+      return true;
+    case FxExprKind::kCall: {
+      // getattr(self.layer1, "0")
+      const FxExpr& callee = arena_[x.a];
+      if (callee.kind != FxExprKind::kName || callee.text != "getattr") return false;
+      uint32_t base = x.b;
+      if (base == kFxNone) return false;
+      uint32_t attr = arena_[base].next;
+      if (attr == kFxNone || arena_[attr].kind != FxExprKind::kString ||
+          arena_[attr].next != kFxNone) {
+        return false;
+      }
+      if (!ModulePath(base, path)) return false;
+      if (!path->empty()) path->push_back('.');
+      path->append(StringContents(arena_[attr].text));
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool FxBuilder::DottedParts(uint32_t e, std::string_view* parts, size_t* n) {
+  constexpr size_t kMaxParts = 16;
+  size_t count = 0;
+  std::string_view rev[kMaxParts];
+  uint32_t cur = e;
+  while (arena_[cur].kind == FxExprKind::kAttribute) {
+    if (count == kMaxParts - 1) return false;
+    rev[count++] = arena_[cur].text;
+    cur = arena_[cur].a;
+  }
+  if (arena_[cur].kind != FxExprKind::kName) return false;
+  rev[count++] = arena_[cur].text;
+  for (size_t i = 0; i < count; ++i) parts[i] = rev[count - 1 - i];
+  *n = count;
+  return true;
+}
+
+absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
+  const FxExpr& x = arena_[e];
+  switch (x.kind) {
+    case FxExprKind::kName: {
+      auto it = names_.find(x.text);
+      if (it == names_.end()) {
+        return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
+      }
+      refs_.emplace_back(x.first, static_cast<uint32_t>(g_.nodes[node].operands.size()));
+      g_.nodes[node].operands.push_back(it->second);
+      return absl::OkStatus();
+    }
+    case FxExprKind::kNumber:
+    case FxExprKind::kString:
+    case FxExprKind::kConst:
+      return absl::OkStatus();
+    case FxExprKind::kAttribute: {
+      // A dotted constant (`torch.float32`) refers to no value; a field of
+      // a value (`x.shape`) refers to its root.
+      uint32_t root = x.a;
+      while (arena_[root].kind == FxExprKind::kAttribute) root = arena_[root].a;
+      if (arena_[root].kind == FxExprKind::kName &&
+          names_.find(arena_[root].text) == names_.end()) {
+        return absl::OkStatus();
+      }
+      return CollectRefs(x.a, node);
+    }
+    case FxExprKind::kCall: {
+      // The callee names a function (`device`, `slice`, `torch.Size`), not a
+      // value, unless it is a method of a value.
+      const FxExpr& callee = arena_[x.a];
+      if (callee.kind == FxExprKind::kAttribute) {
+        absl::Status s = CollectRefs(x.a, node);
+        if (!s.ok()) return s;
+      } else if (callee.kind != FxExprKind::kName) {
+        absl::Status s = CollectRefs(x.a, node);
+        if (!s.ok()) return s;
+      }
+      for (uint32_t a = x.b; a != kFxNone; a = arena_[a].next) {
+        absl::Status s = CollectRefs(a, node);
+        if (!s.ok()) return s;
+      }
+      return absl::OkStatus();
+    }
+    case FxExprKind::kKeyword:
+    case FxExprKind::kStarred:
+    case FxExprKind::kUnary:
+      return CollectRefs(x.a, node);
+    case FxExprKind::kSubscript:
+    case FxExprKind::kBinary: {
+      absl::Status s = CollectRefs(x.a, node);
+      if (!s.ok()) return s;
+      return CollectRefs(x.b, node);
+    }
+    case FxExprKind::kSlice:
+      for (uint32_t part : {x.a, x.b, x.c}) {
+        if (part == kFxNone) continue;
+        absl::Status s = CollectRefs(part, node);
+        if (!s.ok()) return s;
+      }
+      return absl::OkStatus();
+    case FxExprKind::kTuple:
+    case FxExprKind::kList:
+    case FxExprKind::kSet:
+    case FxExprKind::kDict:
+      for (uint32_t a = x.a; a != kFxNone; a = arena_[a].next) {
+        absl::Status s = CollectRefs(a, node);
+        if (!s.ok()) return s;
+      }
+      return absl::OkStatus();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
+  const FxExpr& x = arena_[e];
+  if (x.kind == FxExprKind::kName) {
+    auto it = names_.find(x.text);
+    if (it == names_.end()) {
+      return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
+    }
+    g_.nodes[node].operands.push_back(it->second);
+    return absl::OkStatus();
+  }
+  if (x.last == x.first + 1) {  // one literal token: no rendering needed
+    g_.nodes[node].attrs.push_back(Attr{key, g_.intern(toks_[x.first].text)});
+    return absl::OkStatus();
+  }
+  refs_.clear();
+  absl::Status s = CollectRefs(e, node);
+  if (!s.ok()) return s;
+  scratch_.clear();
+  Render(x.first, x.last, &scratch_);
+  g_.nodes[node].attrs.push_back(Attr{key, g_.intern(scratch_)});
+  return absl::OkStatus();
+}
+
+void FxBuilder::Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* typed) {
+  const FxExpr& a = arena_[ann];
+  std::string_view text;
+  if (a.kind == FxExprKind::kString) {
+    text = StringContents(toks_[a.first].text);
+  } else {
+    refs_.clear();
+    scratch_.clear();
+    Render(a.first, a.last, &scratch_);
+    text = scratch_;
+  }
+  *typed = ParseFxTypeAnnotation(text, &g_, type, symbol);
+}
+
+void FxBuilder::MaterializeParams() {
+  if (params_done_) return;
+  params_done_ = true;
+  const StrId frame = frame_;
+  frame_ = StrId{};  // inputs have no model frame
+  for (const Param& p : params_) {
+    uint32_t n = NewNode(p.name, NodeKind::kInput, "fx::placeholder", "placeholder", {},
+                         p.line);
+    if (p.typed) g_.nodes[n].results.push_back(p.type);
+    if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
+    g_.inputs.push_back(n);
+    names_[p.name] = ValueRef{n, 0};
+  }
+  frame_ = frame;
+}
+
+absl::Status FxBuilder::ParseDef(size_t def_index) {
+  lexer_.set_line_index(def_index);
+  FxLexError lex;
+  if (!lexer_.NextLogicalLine(&toks_, &comments_, &lex)) {
+    const FxLine& l = lines_[lex.line];
+    return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full,
+                        lex.message);
+  }
+  // def NAME ( params ) [-> ann] :
+  size_t i = 0;
+  if (toks_.size() < 4 || toks_[1].kind != FxTok::kName || !IsOpTok(toks_[2], "(")) {
+    return ErrorAt(std::min<size_t>(1, toks_.size() - 1), "expected 'def NAME('");
+  }
+  i = 3;
+  const uint32_t line = lines_[def_index].number;
+  arena_.clear();
+  while (!IsOpTok(toks_[i], ")")) {
+    if (toks_[i].kind == FxTok::kNewline) return ErrorAt(i, "expected ')'");
+    while (IsOpTok(toks_[i], "*") || IsOpTok(toks_[i], "**") || IsOpTok(toks_[i], "/")) {
+      ++i;
+      if (IsOpTok(toks_[i], ",")) ++i;
+    }
+    if (IsOpTok(toks_[i], ")")) break;
+    if (toks_[i].kind != FxTok::kName) return ErrorAt(i, "expected a parameter name");
+    Param p;
+    p.name = toks_[i].text;
+    p.line = line;
+    ++i;
+    FxExprParser parser(toks_, &arena_);
+    if (IsOpTok(toks_[i], ":")) {
+      ++i;
+      uint32_t ann = parser.ParseExpr(&i);
+      if (ann == kFxNone) return ExprError(parser);
+      Annotate(ann, &p.type, &p.symbol, &p.typed);
+    }
+    if (IsOpTok(toks_[i], "=")) {
+      ++i;
+      if (parser.ParseExpr(&i) == kFxNone) return ExprError(parser);
+    }
+    if (p.name != "self") params_.push_back(std::move(p));
+    if (IsOpTok(toks_[i], ",")) {
+      ++i;
+    } else if (!IsOpTok(toks_[i], ")")) {
+      return ErrorAt(i, "expected ',' or ')'");
+    }
+  }
+  ++i;
+  if (IsOpTok(toks_[i], "->")) {
+    ++i;
+    FxExprParser parser(toks_, &arena_);
+    if (parser.ParseExpr(&i) == kFxNone) return ExprError(parser);
+  }
+  if (!IsOpTok(toks_[i], ":")) return ErrorAt(i, "expected ':' after the signature");
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
+  def_indent_ = FxIndent(lines_[def_index].text);
+  absl::Status s = ParseDef(def_index);
+  if (!s.ok()) return s;
+  g_.source.first_line = lines_[def_index].number;
+  // One node per body line is the common case: reserve once instead of
+  // moving every Node through repeated vector growth.
+  size_t body_lines = 0;
+  for (size_t j = def_index + 1; j < lines_.size(); ++j) {
+    std::string_view t = lines_[j].text;
+    if (!FxIsBlank(t) && FxIndent(t) <= def_indent_) break;
+    ++body_lines;
+  }
+  g_.nodes.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
+  last_line_ = lines_[def_index].number;
+  target_key_ = g_.intern("target");
+  FxLexError lex;
+  while (!lexer_.done()) {
+    const FxLine& line = lines_[lexer_.line_index()];
+    if (FxIsBlank(line.text)) {
+      lexer_.set_line_index(lexer_.line_index() + 1);
+      continue;
+    }
+    if (FxIndent(line.text) <= def_indent_) break;
+    if (!lexer_.NextLogicalLine(&toks_, &comments_, &lex)) {
+      const FxLine& l = lines_[lex.line];
+      return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full,
+                          lex.message);
+    }
+    last_line_ = lines_[lexer_.line_index() - 1].number;
+    if (toks_.size() == 1) {  // a comment line
+      for (const FxToken& c : comments_) {
+        std::string_view t = c.text;
+        if (t.substr(0, 8) == "# File: ") {
+          t.remove_prefix(8);
+          while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
+          frame_ = g_.intern(t);
+        } else if (t.substr(0, 21) == "# No stacktrace found") {
+          frame_ = StrId{};
+        }
+      }
+      continue;
+    }
+    // Simple statements separated by ';' (brackets are balanced here).
+    size_t begin = 0;
+    while (begin + 1 < toks_.size()) {
+      arena_.clear();
+      s = Statement(begin);
+      if (!s.ok()) return s;
+      int depth = 0;
+      size_t end = begin;
+      for (; end + 1 < toks_.size(); ++end) {
+        const FxToken& t = toks_[end];
+        if (t.kind != FxTok::kOp) continue;
+        char c = t.text[0];
+        if (t.text.size() == 1 && (c == '(' || c == '[' || c == '{')) ++depth;
+        if (t.text.size() == 1 && (c == ')' || c == ']' || c == '}')) --depth;
+        if (depth == 0 && c == ';') break;
+      }
+      begin = end + 1;
+    }
+    if (g_.nodes.size() > ctx_.options->max_nodes_per_graph) {
+      return ErrorAt(0, "graph exceeds the limit of " +
+                            std::to_string(ctx_.options->max_nodes_per_graph) + " nodes");
+    }
+  }
+  MaterializeParams();
+  g_.source.last_line = last_line_;
+  if (!returned_) {
+    AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source,
+               g_.source.first_line, 1, "FX graph has no return statement");
+  }
+  *next_line = lexer_.line_index();
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::Statement(size_t begin) {
+  const FxToken& first = toks_[begin];
+  if (first.kind == FxTok::kName) {
+    if (first.text == "return") return Return(begin + 1);
+    if (IsKeywordStatement(first.text)) {
+      Warn(begin, "skipped '" + std::string(first.text) + "' statement (not FX code)");
+      return absl::OkStatus();
+    }
+  }
+  FxExprParser parser(toks_, &arena_);
+  size_t pos = begin;
+  uint32_t lhs = parser.ParseExprList(&pos);
+  if (lhs == kFxNone) {
+    if (parser.unsupported()) {
+      Warn(parser.error_token(), "skipped statement: " + parser.error());
+      return absl::OkStatus();
+    }
+    return ExprError(parser);
+  }
+  const FxToken& t = toks_[pos];
+  auto at_end = [&](size_t p) {
+    return toks_[p].kind == FxTok::kNewline || IsOpTok(toks_[p], ";");
+  };
+  auto parse_value = [&](uint32_t* out) -> absl::Status {
+    *out = parser.ParseExprList(&pos);
+    if (*out == kFxNone) {
+      if (parser.unsupported()) return absl::CancelledError();
+      return ExprError(parser);
+    }
+    if (!at_end(pos)) return ErrorAt(pos, "expected end of statement");
+    return absl::OkStatus();
+  };
+  auto skip_unsupported = [&](absl::Status s) {
+    if (absl::IsCancelled(s)) {
+      Warn(parser.error_token(), "skipped statement: " + parser.error());
+      return absl::OkStatus();
+    }
+    return s;
+  };
+  if (at_end(pos)) {
+    // An expression statement: a call whose result nobody names.
+    if (arena_[lhs].kind != FxExprKind::kCall) {
+      Warn(begin, "skipped expression statement (not FX code)");
+      return absl::OkStatus();
+    }
+    MaterializeParams();
+    std::string_view parts[16];
+    size_t n = 0;
+    std::string_view name = "call";
+    if (DottedParts(arena_[lhs].a, parts, &n)) name = parts[n - 1];
+    ValueRef ref;
+    return EvaluateCall(name, lhs, &ref);
+  }
+  if (IsOpTok(t, "=")) {
+    // Targets of a chain `a = b = value`; `a = b = None` only frees names.
+    uint32_t targets[8];
+    size_t ntargets = 0;
+    targets[ntargets++] = lhs;
+    uint32_t value = kFxNone;
+    while (IsOpTok(toks_[pos], "=")) {
+      ++pos;
+      value = parser.ParseExprList(&pos);
+      if (value == kFxNone) {
+        if (parser.unsupported()) return skip_unsupported(absl::CancelledError());
+        return ExprError(parser);
+      }
+      if (IsOpTok(toks_[pos], "=") && ntargets < 8) targets[ntargets++] = value;
+    }
+    if (!at_end(pos)) return ErrorAt(pos, "expected end of statement");
+    if (arena_[value].kind == FxExprKind::kConst && arena_[value].text == "None") {
+      return absl::OkStatus();  // `a = b = None` only frees names
+    }
+    absl::Status s = Assign(targets[0], kFxNone, value);
+    if (!s.ok()) return s;
+    for (size_t k = 1; k < ntargets; ++k) {
+      if (arena_[targets[k]].kind != FxExprKind::kName) continue;
+      auto it = names_.find(arena_[targets[0]].text);
+      if (it == names_.end()) continue;
+      const ValueRef ref = it->second;  // operator[] may rehash
+      names_[arena_[targets[k]].text] = ref;
+    }
+    return absl::OkStatus();
+  }
+  if (IsOpTok(t, ":")) {
+    ++pos;
+    uint32_t ann = parser.ParseExpr(&pos);
+    if (ann == kFxNone) {
+      if (parser.unsupported()) return skip_unsupported(absl::CancelledError());
+      return ExprError(parser);
+    }
+    if (arena_[lhs].kind != FxExprKind::kName) {
+      Warn(begin, "skipped annotated assignment to a non-name");
+      return absl::OkStatus();
+    }
+    if (at_end(pos)) {
+      // `primals_1: "f32[4]"` declares the type of a name unpacked later.
+      Pending p;
+      p.name = arena_[lhs].text;
+      bool typed = false;
+      Annotate(ann, &p.type, &p.symbol, &typed);
+      if (typed) pending_types_.push_back(p);
+      return absl::OkStatus();
+    }
+    if (!IsOpTok(toks_[pos], "=")) return ErrorAt(pos, "expected '='");
+    ++pos;
+    uint32_t value;
+    absl::Status s = parse_value(&value);
+    if (!s.ok()) return skip_unsupported(s);
+    return Assign(lhs, ann, value);
+  }
+  if (t.kind == FxTok::kOp && !FxAugmentedOp(t.text).empty()) {
+    std::string_view symbol = t.text;
+    ++pos;
+    uint32_t value;
+    absl::Status s = parse_value(&value);
+    if (!s.ok()) return skip_unsupported(s);
+    return AugAssign(lhs, symbol, value);
+  }
+  return ErrorAt(pos, "expected '=' or the end of the statement");
+}
+
+absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
+  params_done_ = true;  // the def parameters were only pytree containers
+  const uint32_t line = lines_[toks_[arena_[call].first].line].number;
+  const FxExpr& t = arena_[targets];
+  uint32_t first = t.kind == FxExprKind::kTuple || t.kind == FxExprKind::kList ? t.a : targets;
+  for (uint32_t e = first; e != kFxNone; e = arena_[e].next) {
+    if (arena_[e].kind != FxExprKind::kName) {
+      return ErrorAt(arena_[e].first, "expected a name to unpack into");
+    }
+    std::string_view name = arena_[e].text;
+    uint32_t n = NewNode(name, NodeKind::kInput, "fx::placeholder", "placeholder", {}, line);
+    g_.nodes[n].frame = StrId{};
+    for (const Pending& p : pending_types_) {
+      if (p.name != name) continue;
+      g_.nodes[n].results.push_back(p.type);
+      if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
+      break;
+    }
+    g_.inputs.push_back(n);
+    names_[name] = ValueRef{n, 0};
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t value) {
+  const FxExpr& tgt = arena_[target];
+  const FxExpr& val = arena_[value];
+  if (val.kind == FxExprKind::kCall && (tgt.kind == FxExprKind::kTuple ||
+                                        tgt.kind == FxExprKind::kName)) {
+    std::string_view parts[16];
+    size_t n = 0;
+    if (DottedParts(val.a, parts, &n) && parts[n - 1] == "tree_flatten_spec" &&
+        names_.find(parts[0]) == names_.end()) {
+      return Flatten(static_cast<uint32_t>(target), value);
+    }
+  }
+  MaterializeParams();
+  if (tgt.kind == FxExprKind::kName) {
+    ValueRef ref;
+    bool is_node = false;
+    absl::Status s = Evaluate(tgt.text, value, &ref, &is_node);
+    if (!s.ok()) return s;
+    if (annotation != kFxNone) {
+      TensorType type;
+      StrId symbol;
+      bool typed = false;
+      Annotate(annotation, &type, &symbol, &typed);
+      if (typed) {
+        if (is_node) {
+          Node& node = g_.nodes[ref.node];
+          if (node.results.empty()) node.results.resize(1);
+          node.results[0] = type;
+          if (!symbol.empty()) node.attrs.push_back(Attr{g_.intern("sym"), symbol});
+        } else if (arena_[value].kind != FxExprKind::kName) {
+          SetProjection(ref, &type);  // `getitem: "f32[8]" = op[0]`
+        }
+      }
+    }
+    names_[tgt.text] = ref;
+    return absl::OkStatus();
+  }
+  if (tgt.kind == FxExprKind::kTuple || tgt.kind == FxExprKind::kList) {
+    // `a, b = f(x)`: one node, one binding per output.
+    uint32_t first = tgt.a;
+    if (first == kFxNone || arena_[first].kind != FxExprKind::kName) {
+      Warn(tgt.first, "skipped assignment to an unsupported target");
+      return absl::OkStatus();
+    }
+    ValueRef ref;
+    bool is_node = false;
+    absl::Status s = Evaluate(arena_[first].text, value, &ref, &is_node);
+    if (!s.ok()) return s;
+    uint32_t k = 0;
+    for (uint32_t e = first; e != kFxNone; e = arena_[e].next, ++k) {
+      if (arena_[e].kind != FxExprKind::kName) continue;
+      ValueRef out{ref.node, ref.output + k};
+      SetProjection(out, nullptr);
+      names_[arena_[e].text] = out;
+    }
+    return absl::OkStatus();
+  }
+  Warn(tgt.first, "skipped assignment to an unsupported target");
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::AugAssign(uint32_t target, std::string_view symbol,
+                                  uint32_t value) {
+  MaterializeParams();
+  const FxExpr& tgt = arena_[target];
+  if (tgt.kind != FxExprKind::kName) {
+    Warn(tgt.first, "skipped augmented assignment to a non-name");
+    return absl::OkStatus();
+  }
+  const uint32_t line = lines_[toks_[tgt.first].line].number;
+  // Named after the target until the alias FX prints next (`iadd = x`).
+  uint32_t n = NewNode(tgt.text, NodeKind::kOp, FxAugmentedOp(symbol), symbol, {}, line);
+  absl::Status s = AddArg(n, target, ArgKey(0));
+  if (!s.ok()) return s;
+  s = AddArg(n, value, ArgKey(1));
+  if (!s.ok()) return s;
+  names_[tgt.text] = ValueRef{n, 0};
+  unnamed_aug_ = n;
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* out,
+                                 bool* is_node) {
+  *is_node = false;
+  const FxExpr x = arena_[e];
+  const uint32_t line = lines_[toks_[x.first].line].number;
+  switch (x.kind) {
+    case FxExprKind::kName: {
+      auto it = names_.find(x.text);
+      if (it == names_.end()) {
+        return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
+      }
+      *out = it->second;
+      if (out->node == unnamed_aug_ && out->output == 0) {
+        g_.nodes[unnamed_aug_].name = g_.intern(name);
+        unnamed_aug_ = kNoNode;
+      }
+      return absl::OkStatus();
+    }
+    case FxExprKind::kCall:
+      *is_node = true;
+      return EvaluateCall(name, e, out);
+    case FxExprKind::kAttribute: {
+      path_.clear();
+      if (ModulePath(e, &path_)) {
+        uint32_t n = NewNode(name, NodeKind::kGetAttr, "fx::get_attr",
+                             SourceSpan(x.first, x.last), {}, line);
+        g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
+        *out = ValueRef{n, 0};
+        *is_node = true;
+        return absl::OkStatus();
+      }
+      if (ResolveRef(e, out)) {
+        SetProjection(*out, nullptr);
+        return absl::OkStatus();
+      }
+      uint32_t root = x.a;
+      while (arena_[root].kind == FxExprKind::kAttribute) root = arena_[root].a;
+      if (arena_[root].kind == FxExprKind::kName &&
+          names_.find(arena_[root].text) == names_.end()) {
+        break;  // a dotted constant such as torch.float32
+      }
+      uint32_t n = NewNode(name, NodeKind::kOp, "builtins::getattr",
+                           SourceSpan(x.first, x.last), {}, line);
+      absl::Status s = AddArg(n, x.a, ArgKey(0));
+      if (!s.ok()) return s;
+      scratch_.assign("\"").append(x.text).append("\"");
+      g_.nodes[n].attrs.push_back(Attr{ArgKey(1), g_.intern(scratch_)});
+      *out = ValueRef{n, 0};
+      *is_node = true;
+      return absl::OkStatus();
+    }
+    case FxExprKind::kSubscript: {
+      if (ResolveRef(e, out)) {
+        SetProjection(*out, nullptr);
+        return absl::OkStatus();
+      }
+      uint32_t n = NewNode(name, NodeKind::kOp, "aten::getitem", "[]", {}, line);
+      absl::Status s = AddArg(n, x.a, ArgKey(0));
+      if (!s.ok()) return s;
+      s = AddArg(n, x.b, ArgKey(1));
+      if (!s.ok()) return s;
+      *out = ValueRef{n, 0};
+      *is_node = true;
+      return absl::OkStatus();
+    }
+    case FxExprKind::kBinary:
+    case FxExprKind::kUnary: {
+      const bool unary = x.kind == FxExprKind::kUnary;
+      if (unary && x.text == "-" && arena_[x.a].kind == FxExprKind::kNumber) break;
+      std::string_view op = FxOperatorOp(x.text, unary);
+      uint32_t n = NewNode(name, NodeKind::kOp, op, x.text, {}, line);
+      absl::Status s = AddArg(n, x.a, ArgKey(0));
+      if (!s.ok()) return s;
+      if (!unary) {
+        s = AddArg(n, x.b, ArgKey(1));
+        if (!s.ok()) return s;
+      }
+      *out = ValueRef{n, 0};
+      *is_node = true;
+      return absl::OkStatus();
+    }
+    case FxExprKind::kTuple:
+    case FxExprKind::kList:
+    case FxExprKind::kDict:
+    case FxExprKind::kSet: {
+      refs_.clear();
+      uint32_t n = NewNode(name, NodeKind::kOp,
+                           x.kind == FxExprKind::kTuple  ? "prim::TupleConstruct"
+                           : x.kind == FxExprKind::kList ? "prim::ListConstruct"
+                           : x.kind == FxExprKind::kDict ? "prim::DictConstruct"
+                                                         : "prim::SetConstruct",
+                           {}, {}, line);
+      absl::Status s = AddArg(n, e, ArgKey(0));
+      if (!s.ok()) return s;
+      if (g_.nodes[n].operands.empty()) {
+        g_.nodes[n].kind = NodeKind::kConstant;
+        g_.nodes[n].op = g_.intern("prim::Constant");
+        g_.nodes[n].attrs[0].key = g_.intern("value");
+      }
+      *out = ValueRef{n, 0};
+      *is_node = true;
+      return absl::OkStatus();
+    }
+    default:
+      break;
+  }
+  // A literal or constant expression.
+  uint32_t n = NewNode(name, NodeKind::kConstant, "prim::Constant", {}, {}, line);
+  refs_.clear();
+  absl::Status s = AddArg(n, e, g_.intern("value"));
+  if (!s.ok()) return s;
+  *out = ValueRef{n, 0};
+  *is_node = true;
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef* out) {
+  const FxExpr call = arena_[e];
+  const FxExpr callee = arena_[call.a];
+  const uint32_t line = lines_[toks_[call.first].line].number;
+  uint32_t n = kNoNode;
+  size_t arg_index = 0;
+  path_.clear();
+  std::string_view parts[16];
+  size_t nparts = 0;
+  if (!(callee.kind == FxExprKind::kName && callee.text == "self") &&
+      ModulePath(call.a, &path_)) {
+    scratch_.assign("module::").append(path_);
+    n = NewNode(name, NodeKind::kModuleCall, scratch_, SourceSpan(callee.first, callee.last),
+                {}, line);
+    g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
+  } else if (DottedParts(call.a, parts, &nparts) &&
+             (nparts == 1 || names_.find(parts[0]) == names_.end())) {
+    std::string_view overload;
+    FxFunctionOp(parts, nparts, &scratch_, &overload);
+    n = NewNode(name, NodeKind::kOp, scratch_, SourceSpan(callee.first, callee.last),
+                overload, line);
+  } else if (callee.kind == FxExprKind::kAttribute) {
+    // A method of a value: `relu.mean([2, 3])`.
+    scratch_.assign("aten::").append(callee.text);
+    text_.assign(".").append(callee.text);
+    n = NewNode(name, NodeKind::kMethodCall, scratch_, text_, {}, line);
+    absl::Status s = AddArg(n, callee.a, ArgKey(0));
+    if (!s.ok()) return s;
+    arg_index = 1;
+  } else {
+    // A call of a computed callee (never printed by FX, but valid Python):
+    // keep it as an opaque call whose callee is argument 0.
+    n = NewNode(name, NodeKind::kOp, "builtins::call", SourceSpan(callee.first, callee.last),
+                {}, line);
+    absl::Status s = AddArg(n, call.a, ArgKey(0));
+    if (!s.ok()) return s;
+    arg_index = 1;
+  }
+  for (uint32_t a = call.b; a != kFxNone; a = arena_[a].next) {
+    const FxExpr& arg = arena_[a];
+    absl::Status s = arg.kind == FxExprKind::kKeyword
+                         ? AddArg(n, arg.a, g_.intern(arg.text))
+                         : AddArg(n, a, ArgKey(arg_index++));
+    if (!s.ok()) return s;
+  }
+  if (g_.str(g_.nodes[n].op).substr(0, 14) == "higher_order::") {
+    // The subgraphs a higher-order op runs are get_attr operands; name them
+    // so a reader can find the nested graph of the same name.
+    scratch_.clear();
+    for (const ValueRef& r : g_.nodes[n].operands) {
+      const Node& op = g_.nodes[r.node];
+      if (op.kind != NodeKind::kGetAttr) continue;
+      std::optional<std::string_view> target = g_.attr(op, "target");
+      if (!target) continue;
+      if (!scratch_.empty()) scratch_.append(", ");
+      scratch_.append(*target);
+    }
+    if (!scratch_.empty()) {
+      g_.nodes[n].attrs.push_back(Attr{g_.intern("subgraph"), g_.intern(scratch_)});
+    }
+  }
+  *out = ValueRef{n, 0};
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::AddOutputs(uint32_t e) {
+  const FxExpr& x = arena_[e];
+  if (x.kind == FxExprKind::kTuple || x.kind == FxExprKind::kList) {
+    for (uint32_t c = x.a; c != kFxNone; c = arena_[c].next) {
+      absl::Status s = AddOutputs(c);
+      if (!s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+  if (x.kind == FxExprKind::kCall) {
+    std::string_view parts[16];
+    size_t n = 0;
+    if (DottedParts(x.a, parts, &n) && parts[n - 1] == "tree_unflatten" && x.b != kFxNone) {
+      return AddOutputs(x.b);
+    }
+  }
+  ValueRef ref;
+  if (ResolveRef(e, &ref)) {
+    if (ref.output > 0) SetProjection(ref, nullptr);
+    g_.outputs.push_back(ref);
+    return absl::OkStatus();
+  }
+  if (x.kind == FxExprKind::kName) {
+    return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
+  }
+  Warn(x.first, x.kind == FxExprKind::kConst && x.text == "None"
+                    ? "skipped a None graph output"
+                    : "skipped a graph output that is not a value");
+  return absl::OkStatus();
+}
+
+absl::Status FxBuilder::Return(size_t pos) {
+  MaterializeParams();
+  if (returned_) {
+    Warn(pos - 1, "skipped a second return statement");
+    return absl::OkStatus();
+  }
+  returned_ = true;
+  if (toks_[pos].kind == FxTok::kNewline || IsOpTok(toks_[pos], ";")) {
+    return absl::OkStatus();
+  }
+  FxExprParser parser(toks_, &arena_);
+  uint32_t e = parser.ParseExprList(&pos);
+  if (e == kFxNone) return ExprError(parser);
+  if (toks_[pos].kind != FxTok::kNewline && !IsOpTok(toks_[pos], ";")) {
+    return ErrorAt(pos, "expected end of statement");
+  }
+  return AddOutputs(e);
+}
+
+}  // namespace
+
+absl::Status ParseFxDefinition(const std::vector<FxLine>& lines, size_t def_index,
+                               const FxParseContext& context, Graph* graph,
+                               size_t* next_line) {
+  graph->kind = GraphKind::kFx;
+  FxBuilder builder(lines, context, graph);
+  return builder.Run(def_index, next_line);
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,36 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The FX statement parser and graph builder: one `def forward(...)` and its
+// body become one Graph. Splitting a dump into such definitions (log
+// prefixes, banners, class wrappers) is fx_unwrap.cc's job.
+#ifndef GRAPHDIFF_SRC_PARSE_FX_CODE_H_
+#define GRAPHDIFF_SRC_PARSE_FX_CODE_H_
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graphdiff/graph.h"
+#include "graphdiff/parse.h"
+#include "parse/fx_lexer.h"
+
+namespace graphdiff {
+
+struct FxParseContext {
+  std::string_view source;
+  const ParseOptions* options = nullptr;
+  std::vector<Diagnostic>* warnings = nullptr;
+};
+
+// Parses the definition whose `def` line is `lines[def_index]` and its body
+// (the following lines indented deeper than the `def`) into `graph`: nodes,
+// inputs, outputs, and source lines. The caller sets name and file.
+// `*next_line` receives the index of the first line after the body.
+absl::Status ParseFxDefinition(const std::vector<FxLine>& lines, size_t def_index,
+                               const FxParseContext& context, Graph* graph,
+                               size_t* next_line);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_PARSE_FX_CODE_H_

@@ -1,0 +1,468 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "parse/fx_expr.h"
+
+namespace graphdiff {
+namespace {
+
+// Recursion guard for chains the lexer's bracket limit does not bound
+// (`- - - - x`, long `a ** b ** c`).
+constexpr int kMaxRecursion = 500;
+
+
+}  // namespace
+
+bool FxExprParser::IsOp(std::string_view op) const {
+  // Operators are one to three bytes: compare them inline, not via memcmp.
+  const FxToken& t = toks_[pos_];
+  if (t.kind != FxTok::kOp || t.text.size() != op.size() || t.text[0] != op[0]) return false;
+  for (size_t i = 1; i < op.size(); ++i) {
+    if (t.text[i] != op[i]) return false;
+  }
+  return true;
+}
+
+bool FxExprParser::IsName(std::string_view name) const {
+  const FxToken& t = toks_[pos_];
+  return t.kind == FxTok::kName && t.text == name;
+}
+
+uint32_t FxExprParser::Add(FxExprKind kind, uint32_t first, std::string_view text) {
+  FxExpr e;
+  e.kind = kind;
+  e.first = first;
+  e.last = static_cast<uint32_t>(pos_);
+  e.text = text;
+  arena_.push_back(e);
+  return static_cast<uint32_t>(arena_.size() - 1);
+}
+
+uint32_t FxExprParser::Fail(std::string message) {
+  if (error_.empty()) {
+    error_token_ = pos_;
+    error_ = std::move(message);
+  }
+  return kFxNone;
+}
+
+uint32_t FxExprParser::Unsupported(std::string message) {
+  unsupported_ = true;
+  return Fail(std::move(message));
+}
+
+uint32_t FxExprParser::ParseExpr(size_t* pos) {
+  pos_ = *pos;
+  depth_ = 0;
+  uint32_t e = Test();
+  *pos = pos_;
+  return e;
+}
+
+uint32_t FxExprParser::ParseExprList(size_t* pos) {
+  pos_ = *pos;
+  depth_ = 0;
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t e = Test();
+  if (e == kFxNone || !IsOp(",")) {
+    *pos = pos_;
+    return e;
+  }
+  uint32_t tail = e;
+  while (IsOp(",")) {
+    ++pos_;
+    const FxToken& t = toks_[pos_];
+    if (t.kind == FxTok::kNewline || (t.kind == FxTok::kOp &&
+                                      (t.text == "=" || t.text == ";" || t.text == ":"))) {
+      break;
+    }
+    uint32_t next = Test();
+    if (next == kFxNone) return kFxNone;
+    arena_[tail].next = next;
+    tail = next;
+  }
+  uint32_t tuple = Add(FxExprKind::kTuple, first);
+  arena_[tuple].a = e;
+  *pos = pos_;
+  return tuple;
+}
+
+uint32_t FxExprParser::Test() {
+  if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
+  if (IsName("lambda")) return Unsupported("lambda is not supported in FX code");
+  uint32_t e = OrTest();
+  if (e != kFxNone && IsName("if")) {
+    return Unsupported("conditional expressions are not supported in FX code");
+  }
+  --depth_;
+  return e;
+}
+
+uint32_t FxExprParser::OrTest() {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t lhs = AndTest();
+  int chain = 0;
+  while (lhs != kFxNone && IsName("or")) {
+    // Builders recurse into operands: bound left-deep chains too.
+    if (++chain > kMaxRecursion) return Fail("expression nested too deeply");
+    std::string_view op = toks_[pos_++].text;
+    uint32_t rhs = AndTest();
+    if (rhs == kFxNone) return kFxNone;
+    uint32_t e = Add(FxExprKind::kBinary, first, op);
+    arena_[e].a = lhs;
+    arena_[e].b = rhs;
+    lhs = e;
+  }
+  return lhs;
+}
+
+uint32_t FxExprParser::AndTest() {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t lhs = NotTest();
+  int chain = 0;
+  while (lhs != kFxNone && IsName("and")) {
+    // Builders recurse into operands: bound left-deep chains too.
+    if (++chain > kMaxRecursion) return Fail("expression nested too deeply");
+    std::string_view op = toks_[pos_++].text;
+    uint32_t rhs = NotTest();
+    if (rhs == kFxNone) return kFxNone;
+    uint32_t e = Add(FxExprKind::kBinary, first, op);
+    arena_[e].a = lhs;
+    arena_[e].b = rhs;
+    lhs = e;
+  }
+  return lhs;
+}
+
+uint32_t FxExprParser::NotTest() {
+  if (IsName("not")) {
+    if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
+    const uint32_t first = static_cast<uint32_t>(pos_++);
+    uint32_t x = NotTest();
+    --depth_;
+    if (x == kFxNone) return kFxNone;
+    uint32_t e = Add(FxExprKind::kUnary, first, "not");
+    arena_[e].a = x;
+    return e;
+  }
+  return Comparison();
+}
+
+uint32_t FxExprParser::Comparison() {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t lhs = BinaryLevel(1);
+  int chain = 0;
+  while (lhs != kFxNone) {
+    // Builders recurse into operands: bound left-deep chains too.
+    if (++chain > kMaxRecursion) return Fail("expression nested too deeply");
+    const FxToken& t = toks_[pos_];
+    std::string_view op;
+    if (t.kind == FxTok::kOp && (t.text == "<" || t.text == ">" || t.text == "==" ||
+                                 t.text == ">=" || t.text == "<=" || t.text == "!=")) {
+      op = t.text;
+      ++pos_;
+    } else if (t.kind == FxTok::kName && (t.text == "in" || t.text == "is")) {
+      op = t.text;
+      ++pos_;
+      if (IsName("not")) {
+        op = op == "in" ? "not in" : "is not";
+        ++pos_;
+      }
+    } else if (t.kind == FxTok::kName && t.text == "not" &&
+               toks_[pos_ + 1].kind == FxTok::kName && toks_[pos_ + 1].text == "in") {
+      op = "not in";
+      pos_ += 2;
+    } else {
+      break;
+    }
+    uint32_t rhs = BinaryLevel(1);
+    if (rhs == kFxNone) return kFxNone;
+    uint32_t e = Add(FxExprKind::kBinary, first, op);
+    arena_[e].a = lhs;
+    arena_[e].b = rhs;
+    lhs = e;
+  }
+  return lhs;
+}
+
+// Binding power of a binary operator token (0: not one). Tighter binds
+// higher: | ^ & << >> + - * / // % @, as in Python.
+static int BinaryPrecedence(const FxToken& t) {
+  if (t.kind != FxTok::kOp) return 0;
+  const std::string_view s = t.text;
+  if (s.size() == 1) {
+    switch (s[0]) {
+      case '|': return 1;
+      case '^': return 2;
+      case '&': return 3;
+      case '+': case '-': return 5;
+      case '*': case '/': case '%': case '@': return 6;
+      default: return 0;
+    }
+  }
+  if (s.size() == 2 && s[0] == s[1]) {
+    if (s[0] == '<' || s[0] == '>') return 4;
+    if (s[0] == '/') return 6;
+  }
+  return 0;
+}
+
+// Precedence climbing: one call per operand instead of one per level.
+uint32_t FxExprParser::BinaryLevel(int min_prec) {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t lhs = Factor();
+  int chain = 0;
+  while (lhs != kFxNone) {
+    // Builders recurse into operands: bound left-deep chains too.
+    if (++chain > kMaxRecursion) return Fail("expression nested too deeply");
+    const int prec = BinaryPrecedence(toks_[pos_]);
+    if (prec == 0 || prec < min_prec) break;
+    if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
+    std::string_view op = toks_[pos_++].text;
+    uint32_t rhs = BinaryLevel(prec + 1);
+    --depth_;
+    if (rhs == kFxNone) return kFxNone;
+    uint32_t e = Add(FxExprKind::kBinary, first, op);
+    arena_[e].a = lhs;
+    arena_[e].b = rhs;
+    lhs = e;
+  }
+  return lhs;
+}
+
+uint32_t FxExprParser::Factor() {
+  if (IsOp("-") || IsOp("+") || IsOp("~")) {
+    if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
+    const uint32_t first = static_cast<uint32_t>(pos_);
+    std::string_view op = toks_[pos_++].text;
+    uint32_t x = Factor();
+    --depth_;
+    if (x == kFxNone) return kFxNone;
+    uint32_t e = Add(FxExprKind::kUnary, first, op);
+    arena_[e].a = x;
+    return e;
+  }
+  return Power();
+}
+
+uint32_t FxExprParser::Power() {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t base = AtomExpr();
+  if (base == kFxNone || !IsOp("**")) return base;
+  if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
+  std::string_view op = toks_[pos_++].text;
+  uint32_t exp = Factor();  // right-associative, binds unary minus
+  --depth_;
+  if (exp == kFxNone) return kFxNone;
+  uint32_t e = Add(FxExprKind::kBinary, first, op);
+  arena_[e].a = base;
+  arena_[e].b = exp;
+  return e;
+}
+
+uint32_t FxExprParser::AtomExpr() {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t e = Atom();
+  // The graph builder walks trailer chains recursively: bound them.
+  int trailers = 0;
+  while (e != kFxNone) {
+    if (++trailers > kMaxRecursion) return Fail("expression nested too deeply");
+    if (IsOp(".")) {
+      ++pos_;
+      if (toks_[pos_].kind != FxTok::kName) return Fail("expected a name after '.'");
+      std::string_view name = toks_[pos_++].text;
+      uint32_t attr = Add(FxExprKind::kAttribute, first, name);
+      arena_[attr].a = e;
+      e = attr;
+    } else if (IsOp("(")) {
+      ++pos_;
+      uint32_t args = kFxNone;
+      bool comma = false;
+      if (!ParseSequence(')', &args, &comma, /*call_args=*/true)) return kFxNone;
+      uint32_t call = Add(FxExprKind::kCall, first);
+      arena_[call].a = e;
+      arena_[call].b = args;
+      e = call;
+    } else if (IsOp("[")) {
+      ++pos_;
+      const uint32_t index_first = static_cast<uint32_t>(pos_);
+      uint32_t index = Subscript();
+      if (index == kFxNone) return kFxNone;
+      if (IsOp(",")) {  // a[i, j]: the index is a tuple
+        uint32_t tail = index;
+        while (IsOp(",")) {
+          ++pos_;
+          if (IsOp("]")) break;
+          uint32_t next = Subscript();
+          if (next == kFxNone) return kFxNone;
+          arena_[tail].next = next;
+          tail = next;
+        }
+        uint32_t tuple = Add(FxExprKind::kTuple, index_first);
+        arena_[tuple].a = index;
+        index = tuple;
+      }
+      if (!IsOp("]")) return Fail("expected ']'");
+      ++pos_;
+      uint32_t sub = Add(FxExprKind::kSubscript, first);
+      arena_[sub].a = e;
+      arena_[sub].b = index;
+      e = sub;
+    } else {
+      break;
+    }
+  }
+  return e;
+}
+
+uint32_t FxExprParser::Subscript() {
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  uint32_t parts[3] = {kFxNone, kFxNone, kFxNone};
+  auto at_part_end = [&] { return IsOp(":") || IsOp("]") || IsOp(","); };
+  if (!at_part_end()) {
+    parts[0] = Test();
+    if (parts[0] == kFxNone) return kFxNone;
+  }
+  if (!IsOp(":")) {
+    if (parts[0] != kFxNone) return parts[0];
+    // `i64[]`: not Python, but FX 2.0 prints scalar annotations this way.
+    if (IsOp("]")) return Add(FxExprKind::kTuple, first);
+    return Fail("expected an index");
+  }
+  for (int k = 1; k < 3 && IsOp(":"); ++k) {
+    ++pos_;
+    if (!at_part_end()) {
+      parts[k] = Test();
+      if (parts[k] == kFxNone) return kFxNone;
+    }
+  }
+  uint32_t s = Add(FxExprKind::kSlice, first);
+  arena_[s].a = parts[0];
+  arena_[s].b = parts[1];
+  arena_[s].c = parts[2];
+  return s;
+}
+
+bool FxExprParser::ParseSequence(char close, uint32_t* first_child,
+                                 bool* had_comma, bool call_args) {
+  const std::string_view close_text(&close, 1);
+  uint32_t tail = kFxNone;
+  *first_child = kFxNone;
+  *had_comma = false;
+  auto append = [&](uint32_t e) {
+    if (tail == kFxNone) {
+      *first_child = e;
+    } else {
+      arena_[tail].next = e;
+    }
+    tail = e;
+  };
+  while (!IsOp(close_text)) {
+    const uint32_t first = static_cast<uint32_t>(pos_);
+    uint32_t e;
+    if (IsOp("*") || IsOp("**")) {
+      std::string_view star = toks_[pos_++].text;
+      uint32_t x = Test();
+      if (x == kFxNone) return false;
+      e = Add(FxExprKind::kStarred, first, star);
+      arena_[e].a = x;
+    } else if (call_args && toks_[pos_].kind == FxTok::kName &&
+               toks_[pos_ + 1].kind == FxTok::kOp && toks_[pos_ + 1].text == "=") {
+      std::string_view key = toks_[pos_].text;
+      pos_ += 2;
+      uint32_t x = Test();
+      if (x == kFxNone) return false;
+      e = Add(FxExprKind::kKeyword, first, key);
+      arena_[e].a = x;
+    } else {
+      e = Test();
+      if (e == kFxNone) return false;
+    }
+    append(e);
+    if (close == '}' && IsOp(":")) {  // dict: key ':' value
+      ++pos_;
+      uint32_t v = Test();
+      if (v == kFxNone) return false;
+      append(v);
+    }
+    if (IsName("for")) {
+      Unsupported("comprehensions are not supported in FX code");
+      return false;
+    }
+    if (IsOp(",")) {
+      *had_comma = true;
+      ++pos_;
+      continue;
+    }
+    if (!IsOp(close_text)) {
+      Fail(std::string("expected ',' or '") + close + "'");
+      return false;
+    }
+  }
+  ++pos_;
+  return true;
+}
+
+uint32_t FxExprParser::Atom() {
+  const FxToken& t = toks_[pos_];
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  switch (t.kind) {
+    case FxTok::kName: {
+      ++pos_;
+      if (t.text == "None" || t.text == "True" || t.text == "False" ||
+          t.text == "Ellipsis") {
+        return Add(FxExprKind::kConst, first, t.text);
+      }
+      if (t.text == "lambda" || t.text == "yield" || t.text == "await") {
+        --pos_;
+        return Unsupported("'" + std::string(t.text) + "' is not supported in FX code");
+      }
+      return Add(FxExprKind::kName, first, t.text);
+    }
+    case FxTok::kNumber:
+      ++pos_;
+      return Add(FxExprKind::kNumber, first, t.text);
+    case FxTok::kString:
+      ++pos_;
+      while (toks_[pos_].kind == FxTok::kString) ++pos_;  // implicit concatenation
+      return Add(FxExprKind::kString, first, t.text);
+    case FxTok::kOp: {
+      if (t.text == "...") {
+        ++pos_;
+        return Add(FxExprKind::kConst, first, t.text);
+      }
+      char open = t.text.size() == 1 ? t.text[0] : 0;
+      if (open != '(' && open != '[' && open != '{') break;
+      ++pos_;
+      const char close = open == '(' ? ')' : open == '[' ? ']' : '}';
+      uint32_t children = kFxNone;
+      bool comma = false;
+      if (!ParseSequence(close, &children, &comma, /*call_args=*/false)) return kFxNone;
+      FxExprKind kind = open == '(' ? FxExprKind::kTuple
+                        : open == '[' ? FxExprKind::kList
+                                      : FxExprKind::kDict;
+      if (open == '(' && children != kFxNone && !comma &&
+          arena_[children].kind != FxExprKind::kStarred) {
+        // A parenthesised expression, not a tuple: keep the parens' range.
+        arena_[children].first = first;
+        arena_[children].last = static_cast<uint32_t>(pos_);
+        return children;
+      }
+      if (open == '{' && children != kFxNone) {
+        // `{a, b}` is a set: a dict chain always has an even length and
+        // every key is followed by ':' in the tokens.
+        const FxExpr& k0 = arena_[children];
+        if (toks_[k0.last].kind != FxTok::kOp || toks_[k0.last].text != ":") {
+          kind = FxExprKind::kSet;
+        }
+      }
+      uint32_t e = Add(kind, first);
+      arena_[e].a = children;
+      return e;
+    }
+    default:
+      break;
+  }
+  if (t.kind == FxTok::kNewline) return Fail("expected an expression (truncated statement?)");
+  return Fail("unexpected '" + std::string(t.text) + "'");
+}
+
+}  // namespace graphdiff

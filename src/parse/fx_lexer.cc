@@ -1,0 +1,253 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "parse/fx_lexer.h"
+
+#include <cstring>
+
+namespace graphdiff {
+namespace {
+
+// Deeper nesting than this is not something torch.fx prints; refusing it
+// also bounds the recursion of the expression parser.
+constexpr size_t kMaxDepth = 200;
+
+bool IsNameStart(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool IsNameChar(unsigned char c) {
+  return IsNameStart(c) || (c >= '0' && c <= '9');
+}
+bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+char OpenerOf(char close) {
+  return close == ')' ? '(' : close == ']' ? '[' : '{';
+}
+
+// Length of the operator at the start of `s` (longest match), 0 if none.
+size_t OperatorLength(std::string_view s) {
+  static constexpr std::string_view kThree[] = {"**=", "//=", ">>=", "<<=", "..."};
+  static constexpr std::string_view kTwo[] = {
+      "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
+      "*=", "/=", "%=", "@=", "&=", "|=", "^=", ":="};
+  if (s.size() >= 3) {
+    for (std::string_view op : kThree) {
+      if (s.compare(0, 3, op) == 0) return 3;
+    }
+  }
+  if (s.size() >= 2) {
+    for (std::string_view op : kTwo) {
+      if (s[0] == op[0] && s[1] == op[1]) return 2;
+    }
+  }
+  switch (s[0]) {
+    case '+': case '-': case '*': case '/': case '%': case '@': case '&':
+    case '|': case '^': case '~': case '<': case '>': case '=': case '.':
+    case ',': case ':': case ';': case '(': case ')': case '[': case ']':
+    case '{': case '}':
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+// Length of the number at the start of `s` (which starts with a digit, or
+// '.' followed by a digit).
+size_t NumberLength(std::string_view s) {
+  size_t i = 0;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X' || s[1] == 'b' ||
+                                      s[1] == 'B' || s[1] == 'o' || s[1] == 'O')) {
+    i = 2;
+    while (i < s.size() && (IsNameChar(s[i]))) ++i;
+    return i;
+  }
+  while (i < s.size() && (IsDigit(s[i]) || s[i] == '_')) ++i;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && (IsDigit(s[i]) || s[i] == '_')) ++i;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
+    if (j < s.size() && IsDigit(s[j])) {
+      while (j < s.size() && IsDigit(s[j])) ++j;
+      i = j;
+    }
+  }
+  if (i < s.size() && (s[i] == 'j' || s[i] == 'J')) ++i;
+  return i;
+}
+
+// A continuation line that starts a new definition means the statement
+// before it was cut off: report the unclosed bracket instead of swallowing
+// the next graph.
+bool StartsNewBlock(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  std::string_view t = text.substr(i);
+  return t.substr(0, 4) == "def " || t.substr(0, 6) == "class " ||
+         t.substr(0, 5) == "=====";
+}
+
+}  // namespace
+
+bool FxIsBlank(std::string_view text) {
+  for (char c : text) {
+    if (c != ' ' && c != '\t' && c != '\f') return false;
+  }
+  return true;
+}
+
+uint32_t FxIndent(std::string_view text) {
+  uint32_t i = 0;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return i;
+}
+
+bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
+                              std::vector<FxToken>* comments,
+                              FxLexError* error) {
+  code->clear();
+  comments->clear();
+  struct Open {
+    char close;
+    uint32_t line, col;
+  };
+  Open stack[kMaxDepth];
+  size_t depth = 0;
+  bool space = true;
+  auto fail = [&](uint32_t line, uint32_t col, std::string message) {
+    error->line = line;
+    error->col = col;
+    error->message = std::move(message);
+    return false;
+  };
+  while (line_ < lines_.size()) {
+    const uint32_t li = static_cast<uint32_t>(line_);
+    std::string_view s = lines_[line_].text;
+    ++line_;
+    if (depth > 0 && StartsNewBlock(s)) {
+      return fail(stack[depth - 1].line, stack[depth - 1].col,
+                  std::string("'") + OpenerOf(stack[depth - 1].close) +
+                      "' is never closed");
+    }
+    size_t i = 0;
+    bool continued = false;
+    space = true;
+    while (i < s.size()) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+        space = true;
+        ++i;
+        continue;
+      }
+      FxToken tok;
+      tok.space_before = space;
+      tok.line = li;
+      tok.col = static_cast<uint32_t>(i);
+      space = false;
+      if (c == '#') {
+        tok.kind = FxTok::kComment;
+        tok.text = s.substr(i);
+        comments->push_back(tok);
+        break;
+      }
+      if (c == '\\' && i + 1 == s.size()) {  // explicit line continuation
+        continued = true;
+        break;
+      }
+      size_t len = 0;
+      if (IsNameStart(c)) {
+        len = 1;
+        while (i + len < s.size() && IsNameChar(s[i + len])) ++len;
+        // String prefixes: r'..', b"..", f'..', rb'..'.
+        if (i + len < s.size() && (s[i + len] == '\'' || s[i + len] == '"') &&
+            len <= 2) {
+          bool prefix = true;
+          for (size_t k = 0; k < len; ++k) {
+            char p = s[i + k] | 0x20;
+            if (p != 'r' && p != 'b' && p != 'u' && p != 'f') prefix = false;
+          }
+          if (prefix) goto string_literal;
+        }
+        std::string_view name = s.substr(i, len);
+        tok.kind = (name == "inf" || name == "nan") ? FxTok::kNumber : FxTok::kName;
+      } else if (IsDigit(c) || (c == '.' && i + 1 < s.size() && IsDigit(s[i + 1]))) {
+        tok.kind = FxTok::kNumber;
+        len = NumberLength(s.substr(i));
+      } else if (c == '\'' || c == '"') {
+      string_literal:
+        size_t q = i + len;  // the opening quote
+        const char quote = s[q];
+        bool triple = q + 2 < s.size() && s[q + 1] == quote && s[q + 2] == quote;
+        size_t j = q + (triple ? 3 : 1);
+        bool closed = false;
+        while (j < s.size()) {
+          if (s[j] == '\\') {
+            j += 2;
+            continue;
+          }
+          if (s[j] == quote) {
+            if (!triple) {
+              ++j;
+              closed = true;
+              break;
+            }
+            if (j + 2 < s.size() && s[j + 1] == quote && s[j + 2] == quote) {
+              j += 3;
+              closed = true;
+              break;
+            }
+          }
+          ++j;
+        }
+        if (!closed) return fail(li, static_cast<uint32_t>(i), "unterminated string");
+        tok.kind = FxTok::kString;
+        len = j - i;
+      } else if ((len = OperatorLength(s.substr(i))) > 0) {
+        tok.kind = FxTok::kOp;
+        if (c == '(' || c == '[' || c == '{') {
+          if (depth == kMaxDepth) {
+            return fail(li, static_cast<uint32_t>(i), "brackets nested too deeply");
+          }
+          stack[depth++] = {c == '(' ? ')' : c == '[' ? ']' : '}', li,
+                            static_cast<uint32_t>(i)};
+        } else if (c == ')' || c == ']' || c == '}') {
+          if (depth == 0 || stack[depth - 1].close != static_cast<char>(c)) {
+            return fail(li, static_cast<uint32_t>(i),
+                        std::string("unbalanced '") + static_cast<char>(c) + "'");
+          }
+          --depth;
+        }
+      } else {
+        return fail(li, static_cast<uint32_t>(i),
+                    c < 0x20 || c >= 0x7f ? "unexpected byte in code"
+                                          : std::string("unexpected character '") +
+                                                static_cast<char>(c) + "'");
+      }
+      tok.text = s.substr(i, len);
+      code->push_back(tok);
+      i += len;
+    }
+    if (depth == 0 && !continued) {
+      FxToken nl;
+      nl.kind = FxTok::kNewline;
+      nl.line = li;
+      nl.col = static_cast<uint32_t>(s.size());
+      code->push_back(nl);
+      return true;
+    }
+  }
+  if (depth > 0) {
+    const Open& o = stack[depth - 1];
+    return fail(o.line, o.col,
+                std::string("'") + OpenerOf(o.close) +
+                    "' is never closed (truncated statement?)");
+  }
+  if (code->empty() && comments->empty()) return true;  // caller checks done()
+  FxToken nl;
+  nl.kind = FxTok::kNewline;
+  nl.line = static_cast<uint32_t>(lines_.size() - 1);
+  code->push_back(nl);
+  return true;
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,80 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The tokenizer for the Python subset torch.fx prints. It reads physical
+// lines whose log prefixes were already stripped (so a statement may span
+// lines that each carried a prefix) and hands out one logical line at a time:
+// the tokens up to a newline at bracket depth 0, as Python itself would.
+// Token texts are views into the original dump, never copies.
+#ifndef GRAPHDIFF_SRC_PARSE_FX_LEXER_H_
+#define GRAPHDIFF_SRC_PARSE_FX_LEXER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace graphdiff {
+
+// One physical line of the dump with its log prefix removed.
+struct FxLine {
+  std::string_view text;    // the code part (after the prefix)
+  std::string_view full;    // the whole line as written, for error carets
+  uint32_t number = 0;      // 1-based line number in the whole dump
+  uint32_t prefix_len = 0;  // bytes of `full` before `text`
+};
+
+enum class FxTok : uint8_t {
+  kName,     // identifiers and keywords (`def`, `None`, `self`)
+  kNumber,   // 1, 1e-05, 0.1, 0x1f, and the names inf / nan
+  kString,   // '...' or "..." with escapes; text keeps the quotes
+  kOp,       // operators and punctuation, longest match: `//=`, `**`, `(`
+  kComment,  // `# ...` to the end of the line
+  kNewline,  // end of a logical line
+  kEnd,      // no more lines
+};
+
+struct FxToken {
+  FxTok kind = FxTok::kEnd;
+  bool space_before = false;  // whitespace or a line break precedes it
+  uint32_t line = 0;          // index into the FxLine vector
+  uint32_t col = 0;           // 0-based byte column within FxLine::text
+  std::string_view text;
+};
+
+// Where and why tokenizing failed.
+struct FxLexError {
+  uint32_t line = 0;  // index into the FxLine vector
+  uint32_t col = 0;
+  std::string message;
+};
+
+class FxLexer {
+ public:
+  explicit FxLexer(const std::vector<FxLine>& lines) : lines_(lines) {}
+
+  // Reads the logical line starting at physical line `line_index()`:
+  // code tokens go to `code` (ending with one kNewline), comments (own-line
+  // or trailing, also inside brackets) to `comments`. Both are cleared
+  // first. Returns false with `error` set on unterminated strings,
+  // unbalanced brackets or bytes Python does not allow outside strings.
+  bool NextLogicalLine(std::vector<FxToken>* code,
+                       std::vector<FxToken>* comments, FxLexError* error);
+
+  size_t line_index() const { return line_; }
+  void set_line_index(size_t line) { line_ = line; }
+  bool done() const { return line_ >= lines_.size(); }
+
+ private:
+  const std::vector<FxLine>& lines_;
+  size_t line_ = 0;
+};
+
+// True for a line (code part) that holds nothing but spaces and tabs.
+bool FxIsBlank(std::string_view text);
+// Leading spaces and tabs (a tab counts as one column, as FX never mixes).
+uint32_t FxIndent(std::string_view text);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_PARSE_FX_LEXER_H_

@@ -1,0 +1,213 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "parse/fx_unwrap.h"
+
+#include <string>
+
+#include "graphdiff/parse.h"
+#include "parse/error.h"
+#include "parse/fx_code.h"
+#include "parse/lines.h"
+
+namespace graphdiff {
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool AllDigits(std::string_view s, size_t pos, size_t n) {
+  if (pos + n > s.size()) return false;
+  for (size_t i = pos; i < pos + n; ++i) {
+    if (!IsDigit(s[i])) return false;
+  }
+  return true;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// Skips `[tag] ` groups (compile ids `[0/0]`, artifact names
+// `[__graph_code]`) that glog-style prefixes append.
+size_t SkipTags(std::string_view line, size_t p) {
+  while (p < line.size() && line[p] == '[') {
+    size_t close = line.find(']', p);
+    if (close == std::string_view::npos || close - p > 64) break;
+    std::string_view tag = line.substr(p + 1, close - p - 1);
+    if (tag.empty() || tag.find(' ') != std::string_view::npos) break;
+    p = close + 1;
+    if (p < line.size() && line[p] == ' ') ++p;
+  }
+  return p;
+}
+
+}  // namespace
+
+size_t FxLogPrefixLength(std::string_view line) {
+  size_t p = 0;
+  if (line.substr(0, 5) == "[rank") {
+    size_t close = line.find("]:");
+    if (close == std::string_view::npos || close > 16) return 0;
+    p = close + 2;
+  }
+  if (p + 1 < line.size() && line[p] == '[' && AllDigits(line, p + 1, 4) &&
+      p + 5 < line.size() && line[p + 5] == '-') {
+    // [YYYY-MM-DD hh:mm:ss,mmm] [0/0] logger.name: [LEVEL] message
+    size_t colon = line.find(": [", p);
+    if (colon == std::string_view::npos) return 0;
+    size_t level_end = line.find(']', colon + 3);
+    if (level_end == std::string_view::npos) return 0;
+    for (size_t i = colon + 3; i < level_end; ++i) {
+      if (line[i] < 'A' || line[i] > 'Z') return 0;
+    }
+    p = level_end + 1;
+    if (p < line.size() && line[p] == ' ') ++p;
+    return p;
+  }
+  if (p < line.size() && std::string_view("VIWEFD").find(line[p]) != std::string_view::npos &&
+      AllDigits(line, p + 1, 4) && p + 8 < line.size() && line[p + 5] == ' ' &&
+      AllDigits(line, p + 6, 2) && line[p + 8] == ':') {
+    // Lmmdd hh:mm:ss.uuuuuu pid file:line] [tags] message
+    size_t close = line.find("] ", p);
+    if (close == std::string_view::npos) return 0;
+    return SkipTags(line, close + 2);
+  }
+  return 0;
+}
+
+std::vector<FxLine> SplitFxLines(std::string_view text) {
+  std::vector<FxLine> lines;
+  lines.reserve(text.size() / 48 + 1);
+  LineReader reader(text);
+  std::string_view line;
+  while (reader.Next(&line)) {
+    FxLine l;
+    l.full = line;
+    l.number = reader.line_number();
+    l.prefix_len = static_cast<uint32_t>(
+        (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
+            ? FxLogPrefixLength(line)
+            : 0);
+    l.text = line.substr(l.prefix_len);
+    lines.push_back(l);
+  }
+  return lines;
+}
+
+std::string_view FxBannerName(std::string_view line) {
+  line = Trim(line);
+  if (line.size() < 10 || line.substr(0, 5) != "=====" ||
+      line.substr(line.size() - 5) != "=====") {
+    return {};
+  }
+  while (!line.empty() && line.front() == '=') line.remove_prefix(1);
+  while (!line.empty() && line.back() == '=') line.remove_suffix(1);
+  return Trim(line);
+}
+
+std::string_view FxClassName(std::string_view line) {
+  line = Trim(line);
+  if (line.empty() || line.back() != ':') return {};
+  size_t k = line.substr(0, 6) == "class " ? 0 : line.find(" class ");
+  if (k == std::string_view::npos) return {};
+  if (k != 0) k += 1;
+  size_t begin = k + 6;
+  size_t end = begin;
+  while (end < line.size() && line[end] != '(' && line[end] != ':' && line[end] != ' ') {
+    ++end;
+  }
+  if (end == begin || end >= line.size() || (line[end] != '(' && line[end] != ':')) {
+    return {};
+  }
+  return line.substr(begin, end - begin);
+}
+
+absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
+                                               std::string_view source,
+                                               const ParseOptions& options,
+                                               std::vector<Diagnostic>* warnings) {
+  if (FxIsBlank(text) || text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return ParseError(source, text, 0, "empty text: expected an FX graph");
+  }
+  const std::vector<FxLine> lines = SplitFxLines(text);
+  FxParseContext ctx{source, &options, warnings};
+  struct Class {
+    uint32_t indent;
+    std::string_view name;
+  };
+  std::vector<Class> classes;
+  std::string_view banner;
+  std::vector<Graph> graphs;
+  size_t i = 0;
+  while (i < lines.size()) {
+    std::string_view t = lines[i].text;
+    if (FxIsBlank(t)) {
+      ++i;
+      continue;
+    }
+    const uint32_t indent = FxIndent(t);
+    std::string_view body = t.substr(indent);
+    std::string_view name = FxBannerName(body);
+    if (!name.empty()) {
+      banner = name;
+      classes.clear();
+      ++i;
+      continue;
+    }
+    while (!classes.empty() && classes.back().indent >= indent) classes.pop_back();
+    name = FxClassName(body);
+    if (!name.empty()) {
+      classes.push_back(Class{indent, name});
+      ++i;
+      continue;
+    }
+    if (body.substr(0, 4) != "def ") {
+      ++i;  // log text, imports, script lines around the graphs
+      continue;
+    }
+    std::string_view fn = Trim(body.substr(4));
+    if (fn.substr(0, 7) != "forward" || fn.size() < 8 || (fn[7] != '(' && fn[7] != ' ')) {
+      size_t j = i + 1;  // another method (`__init__`): skip its body
+      while (j < lines.size() &&
+             (FxIsBlank(lines[j].text) || FxIndent(lines[j].text) > indent)) {
+        ++j;
+      }
+      i = j;
+      continue;
+    }
+    if (graphs.size() >= options.max_graphs) {
+      return ParseErrorAt(source, lines[i].number, lines[i].prefix_len + indent + 1,
+                          lines[i].full,
+                          "more than " + std::to_string(options.max_graphs) + " graphs");
+    }
+    Graph g;
+    g.kind = GraphKind::kFx;
+    g.source.file = std::string(source);
+    g.source.record_index = static_cast<uint32_t>(graphs.size());
+    size_t next = i + 1;
+    absl::Status s = ParseFxDefinition(lines, i, ctx, &g, &next);
+    if (!s.ok()) return s;
+    // Nested classes are subgraphs named by their class; a top-level graph
+    // takes the banner before it (`__compiled_fn_1`, `Forward graph 0`),
+    // else its class (`GraphModule`).
+    if (classes.size() >= 2) {
+      g.name = std::string(classes.back().name);
+    } else if (!banner.empty()) {
+      g.name = std::string(banner);
+      banner = {};
+    } else if (!classes.empty()) {
+      g.name = std::string(classes.back().name);
+    } else {
+      g.name = "forward";
+    }
+    g.source.graph_name = classes.empty() ? g.name : std::string(classes.back().name);
+    graphs.push_back(std::move(g));
+    i = next > i ? next : i + 1;
+  }
+  if (graphs.empty()) {
+    return ParseError(source, text, 0, "no FX graph found (expected `def forward(`)");
+  }
+  return graphs;
+}
+
+}  // namespace graphdiff

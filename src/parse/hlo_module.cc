@@ -1,0 +1,216 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "parse/hlo_module.h"
+
+#include <cstring>
+#include <string>
+
+#include "fmt/format.h"
+#include "parse/error.h"
+
+namespace graphdiff {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsBlank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool IsKeywordLine(std::string_view trimmed, std::string_view word) {
+  return StartsWith(trimmed, word) &&
+         (trimmed.size() == word.size() || IsBlank(trimmed[word.size()]) ||
+          trimmed[word.size()] == ',');
+}
+
+// Newer XLA appends stack-frame tables (`FileNames`, then `1 "a.py"` rows)
+// to a module; they carry no graph structure.
+bool IsStackFrameSection(std::string_view trimmed) {
+  return trimmed == "FileNames" || trimmed == "FunctionNames" ||
+         trimmed == "FileLocations" || trimmed == "StackFrames";
+}
+
+class Outliner {
+ public:
+  Outliner(std::string_view text, std::string_view source,
+           const ParseOptions& options, std::vector<Diagnostic>* warnings,
+           std::vector<HloModuleText>* modules)
+      : text_(text),
+        source_(source),
+        options_(options),
+        warnings_(warnings),
+        modules_(modules) {}
+
+  absl::Status Run() {
+    bool in_section = false;
+    while (pos_ < text_.size()) {
+      size_t start = pos_;
+      uint32_t line = line_;
+      std::string_view trimmed = Trim(NextLine());
+      if (trimmed.empty()) continue;
+      size_t col = static_cast<size_t>(trimmed.data() - text_.data());
+      if (IsKeywordLine(trimmed, "HloModule")) {
+        in_section = false;
+        absl::Status st = StartModule(trimmed, col, line);
+        if (!st.ok()) return st;
+        continue;
+      }
+      if (IsStackFrameSection(trimmed)) {
+        in_section = true;
+        continue;
+      }
+      if (in_section && trimmed.front() >= '0' && trimmed.front() <= '9') continue;
+      in_section = false;
+      if (trimmed.back() == '{' &&
+          (!modules_->empty() || StartsWith(trimmed, "ENTRY") || trimmed.front() == '%')) {
+        if (modules_->empty()) {
+          Warn(line, 1, "computation before any `HloModule` line; starting a module");
+          absl::Status st = NewModule({}, start, line);
+          if (!st.ok()) return st;
+        }
+        absl::Status st = Computation(trimmed, col, line);
+        if (!st.ok()) return st;
+        continue;
+      }
+      Warn(line, static_cast<uint32_t>(col - start + 1),
+           "skipped a line outside any HLO computation");
+    }
+    if (modules_->empty()) {
+      return ParseError(source_, text_, 0,
+                        text_.find_first_not_of(" \t\r\n") == std::string_view::npos
+                            ? "empty HLO text"
+                            : "no `HloModule` found");
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  // Returns the line at pos_ (without its newline) and advances.
+  std::string_view NextLine() {
+    const void* nl = std::memchr(text_.data() + pos_, '\n', text_.size() - pos_);
+    size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data())
+                    : text_.size();
+    std::string_view line = text_.substr(pos_, end - pos_);
+    pos_ = nl ? end + 1 : end;
+    ++line_;
+    return line;
+  }
+
+  absl::Status NewModule(std::string_view name, size_t offset, uint32_t line) {
+    if (modules_->size() >= options_.max_graphs) {
+      return ParseError(source_, text_, offset,
+                        fmt::format("more than {} HLO modules", options_.max_graphs));
+    }
+    HloModuleText m;
+    m.name = name;
+    m.offset = offset;
+    m.first_line = m.last_line = line;
+    modules_->push_back(std::move(m));
+    return absl::OkStatus();
+  }
+
+  absl::Status StartModule(std::string_view trimmed, size_t offset, uint32_t line) {
+    size_t i = 9;
+    while (i < trimmed.size() && IsBlank(trimmed[i])) ++i;
+    size_t begin = i;
+    while (i < trimmed.size() && IsHloNameChar(trimmed[i])) ++i;
+    if (i == begin) {
+      return ParseError(source_, text_, offset + begin, "expected a module name");
+    }
+    return NewModule(trimmed.substr(begin, i - begin), offset, line);
+  }
+
+  absl::Status Computation(std::string_view header, size_t offset, uint32_t line) {
+    HloComputationText comp;
+    comp.offset = offset;
+    comp.line = line;
+    size_t i = 0;
+    if (IsKeywordLine(header, "ENTRY")) {
+      comp.entry = true;
+      i = 5;
+      while (i < header.size() && IsBlank(header[i])) ++i;
+    }
+    if (i < header.size() && header[i] == '%') ++i;
+    size_t begin = i;
+    while (i < header.size() && IsHloNameChar(header[i])) ++i;
+    if (i == begin) {
+      return ParseError(source_, text_, offset + begin, "expected a computation name");
+    }
+    comp.name = header.substr(begin, i - begin);
+    for (;;) {
+      if (pos_ >= text_.size()) {
+        return ParseError(
+            source_, text_, text_.size(),
+            fmt::format("unexpected end of text: computation '{}' (line {}) is "
+                        "not closed with '}}'",
+                        comp.name, comp.line));
+      }
+      size_t start = pos_;
+      uint32_t start_line = line_;
+      const void* nl = std::memchr(text_.data() + pos_, '\n', text_.size() - pos_);
+      size_t eol = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data())
+                      : text_.size();
+      std::string_view trimmed = Trim(text_.substr(pos_, eol - pos_));
+      if (trimmed.empty()) {
+        NextLine();
+        continue;
+      }
+      if (trimmed == "}") {
+        NextLine();
+        modules_->back().last_line = start_line;
+        modules_->back().computations.push_back(std::move(comp));
+        return absl::OkStatus();
+      }
+      size_t at = static_cast<size_t>(trimmed.data() - text_.data());
+      if (IsKeywordLine(trimmed, "HloModule") || IsKeywordLine(trimmed, "ENTRY")) {
+        return ParseError(source_, text_, at,
+                          fmt::format("computation '{}' (line {}) is not closed "
+                                      "before this line",
+                                      comp.name, comp.line));
+      }
+      size_t end = 0;
+      uint32_t newlines = 0;
+      HloScanError err;
+      if (!ScanStatement(text_, start, &end, &newlines, &err)) {
+        return ParseError(source_, text_, err.offset, err.message);
+      }
+      HloInstructionText ins;
+      if (!SplitHloInstruction(text_, start, end, &ins, &err)) {
+        return ParseError(source_, text_, err.offset,
+                          fmt::format("malformed instruction: {}", err.message));
+      }
+      ins.line = start_line;
+      comp.instructions.push_back(ins);
+      line_ = start_line + newlines + 1;
+      pos_ = end < text_.size() ? end + 1 : end;
+    }
+  }
+
+  void Warn(uint32_t line, uint32_t column, std::string_view message) {
+    AddWarning(warnings_, options_.max_warnings, source_, line, column, message);
+  }
+
+  std::string_view text_;
+  std::string_view source_;
+  const ParseOptions& options_;
+  std::vector<Diagnostic>* warnings_;
+  std::vector<HloModuleText>* modules_;
+  size_t pos_ = 0;
+  uint32_t line_ = 1;
+};
+
+}  // namespace
+
+absl::Status OutlineHloText(std::string_view text, std::string_view source,
+                            const ParseOptions& options,
+                            std::vector<Diagnostic>* warnings,
+                            std::vector<HloModuleText>* modules) {
+  return Outliner(text, source, options, warnings, modules).Run();
+}
+
+}  // namespace graphdiff

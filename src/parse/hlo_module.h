@@ -1,0 +1,47 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The outline of HLO text: modules, their computations and each
+// computation's instructions, as views into the text. Turning the ENTRY
+// computation into a Graph is hlo_text.cc's job.
+#ifndef GRAPHDIFF_SRC_PARSE_HLO_MODULE_H_
+#define GRAPHDIFF_SRC_PARSE_HLO_MODULE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "graphdiff/parse.h"
+#include "parse/hlo_instruction.h"
+
+namespace graphdiff {
+
+struct HloComputationText {
+  std::string_view name;  // without '%'
+  bool entry = false;
+  size_t offset = 0;  // of the header line
+  uint32_t line = 0;
+  std::vector<HloInstructionText> instructions;
+};
+
+struct HloModuleText {
+  std::string_view name;
+  size_t offset = 0;
+  uint32_t first_line = 0;
+  uint32_t last_line = 0;
+  std::vector<HloComputationText> computations;
+};
+
+// Splits `text` into modules. Lines outside any computation that are not a
+// module header become warnings. Syntax errors (malformed instruction,
+// unbalanced brackets, a computation never closed) fail with a positioned
+// message.
+absl::Status OutlineHloText(std::string_view text, std::string_view source,
+                            const ParseOptions& options,
+                            std::vector<Diagnostic>* warnings,
+                            std::vector<HloModuleText>* modules);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_PARSE_HLO_MODULE_H_

@@ -1,0 +1,388 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// ParseHloText: each HloModule becomes a Graph built from its ENTRY
+// computation. Other computations (fusions, reducers, loop bodies) are not
+// expanded; callers keep the reference as an attribute plus the callee's
+// instruction count, which is what a diff needs to notice a fusion changed.
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <queue>
+#include <string>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
+#include "graphdiff/parse.h"
+#include "parse/error.h"
+#include "parse/hlo_module.h"
+#include "parse/hlo_shape.h"
+
+namespace graphdiff {
+namespace {
+
+using NameIndex = absl::flat_hash_map<std::string_view, uint32_t>;
+
+bool IsParameter(std::string_view opcode) { return opcode == "parameter"; }
+bool IsConstant(std::string_view opcode) { return opcode == "constant"; }
+
+class GraphBuilder {
+ public:
+  GraphBuilder(std::string_view text, std::string_view source,
+               const ParseOptions& options, std::vector<Diagnostic>* warnings)
+      : text_(text), source_(source), options_(options), warnings_(warnings) {}
+
+  absl::StatusOr<Graph> Build(const HloModuleText& module) {
+    comps_.clear();
+    computations_ = &module.computations;
+    const HloComputationText* entry = nullptr;
+    for (uint32_t i = 0; i < module.computations.size(); ++i) {
+      const HloComputationText& c = module.computations[i];
+      if (!comps_.try_emplace(c.name, i).second) {
+        return ParseError(source_, text_, c.offset,
+                          fmt::format("duplicate computation '{}'", c.name));
+      }
+      if (c.entry) {
+        if (entry != nullptr) {
+          return ParseError(source_, text_, c.offset,
+                            "a second ENTRY computation in one module");
+        }
+        entry = &c;
+      }
+    }
+    if (module.computations.empty()) {
+      return ParseError(source_, text_, module.offset,
+                        fmt::format("module '{}' has no computations", module.name));
+    }
+    if (entry == nullptr) {
+      // XLA prints the entry last; without the keyword that is the best guess.
+      entry = &module.computations.back();
+      AddWarning(warnings_, options_.max_warnings, source_, entry->line, 1,
+                 "no ENTRY computation; using the last one");
+    }
+    for (const HloComputationText& c : module.computations) {
+      if (&c == entry) continue;
+      std::vector<uint32_t> ignored;
+      NameIndex names;
+      absl::Status st = IndexNames(c, &names);
+      for (size_t i = 0; st.ok() && i < c.instructions.size(); ++i) {
+        st = ResolveOperands(c.instructions[i], names, &ignored);
+      }
+      if (!st.ok()) return st;
+    }
+    return BuildEntry(module, *entry);
+  }
+
+ private:
+  absl::Status IndexNames(const HloComputationText& c, NameIndex* names) {
+    names->reserve(c.instructions.size());
+    for (uint32_t i = 0; i < c.instructions.size(); ++i) {
+      const HloInstructionText& ins = c.instructions[i];
+      if (!names->try_emplace(ins.name, i).second) {
+        return ParseError(source_, text_,
+                          static_cast<size_t>(ins.name.data() - text_.data()),
+                          fmt::format("duplicate instruction name '{}'", ins.name));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ResolveOperands(const HloInstructionText& ins, const NameIndex& names,
+                               std::vector<uint32_t>* out) {
+    out->clear();
+    if (IsParameter(ins.opcode) || IsConstant(ins.opcode)) return absl::OkStatus();
+    SplitTopLevel(ins.args, &pieces_);
+    for (std::string_view piece : pieces_) {
+      size_t piece_offset = static_cast<size_t>(piece.data() - text_.data());
+      size_t name_offset = 0;
+      std::string_view name = HloOperandName(piece, &name_offset);
+      if (name.empty()) {
+        size_t at = piece_offset;
+        while (at < text_.size() && (text_[at] == ' ' || text_[at] == '\n')) ++at;
+        return ParseError(source_, text_, at, "expected an operand name");
+      }
+      auto it = names.find(name);
+      if (it == names.end()) {
+        return ParseError(source_, text_, piece_offset + name_offset,
+                          fmt::format("undefined operand '{}'", name));
+      }
+      out->push_back(it->second);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Graph> BuildEntry(const HloModuleText& module,
+                                   const HloComputationText& entry) {
+    if (entry.instructions.size() > options_.max_nodes_per_graph) {
+      return ParseError(source_, text_, entry.offset,
+                        fmt::format("computation has more than {} instructions",
+                                    options_.max_nodes_per_graph));
+    }
+    Graph g;
+    g.kind = GraphKind::kHlo;
+    g.name = std::string(module.name.empty() ? entry.name : module.name);
+    g.source.file = std::string(source_);
+    g.source.first_line = module.first_line;
+    g.source.last_line = module.last_line;
+    g.source.graph_name = g.name;
+    opcodes_.clear();
+
+    NameIndex names;
+    absl::Status st = IndexNames(entry, &names);
+    if (!st.ok()) return st;
+    size_t n = entry.instructions.size();
+    g.nodes.resize(n);
+    std::vector<std::pair<int64_t, uint32_t>> params;
+    bool forward_refs = false;
+    int64_t root = -1;
+    std::vector<uint32_t> operands;
+    for (uint32_t i = 0; i < n; ++i) {
+      const HloInstructionText& ins = entry.instructions[i];
+      Node& node = g.nodes[i];
+      st = ResolveOperands(ins, names, &operands);
+      if (!st.ok()) return st;
+      node.operands.reserve(operands.size());
+      for (uint32_t o : operands) {
+        forward_refs |= o >= i;
+        node.operands.push_back(ValueRef{o, 0});
+      }
+      st = FillNode(ins, &g, &node);
+      if (!st.ok()) return st;
+      if (node.kind == NodeKind::kInput) {
+        int64_t k = 0;
+        std::string_view arg = TrimHlo(ins.args);
+        auto [ptr, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), k);
+        if (arg.empty() || ec != std::errc() || ptr != arg.data() + arg.size() || k < 0) {
+          return ParseError(source_, text_, ins.args_offset,
+                            "parameter number must be a non-negative integer");
+        }
+        params.emplace_back(k, i);
+      }
+      if (ins.root) {
+        if (root >= 0) {
+          return ParseError(source_, text_, ins.offset,
+                            "a second ROOT instruction in one computation");
+        }
+        root = i;
+      }
+    }
+    if (n == 0) {
+      return ParseError(source_, text_, entry.offset,
+                        fmt::format("ENTRY computation '{}' is empty", entry.name));
+    }
+    if (root < 0) root = static_cast<int64_t>(n) - 1;  // XLA's convention
+
+    std::vector<uint32_t> order;  // order[new] = old; empty when already sorted
+    if (forward_refs) {
+      st = TopologicalOrder(entry, g, &order);
+      if (!st.ok()) return st;
+      Reorder(order, &g);
+    }
+    auto remap = [&](uint32_t old) -> uint32_t {
+      return order.empty() ? old : position_[old];
+    };
+    std::stable_sort(params.begin(), params.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& p : params) g.inputs.push_back(remap(p.second));
+    uint32_t r = remap(static_cast<uint32_t>(root));
+    if (entry.instructions[static_cast<size_t>(root)].opcode == "tuple") {
+      g.outputs = g.nodes[r].operands;
+    } else {
+      g.outputs.push_back(ValueRef{r, 0});
+    }
+    return g;
+  }
+
+  absl::Status FillNode(const HloInstructionText& ins, Graph* g, Node* node) {
+    node->name = g->intern(ins.name);
+    auto [it, inserted] = opcodes_.try_emplace(ins.opcode);
+    if (inserted) {
+      it->second.first = g->intern(std::string("hlo::").append(ins.opcode));
+      it->second.second = g->intern(ins.opcode);
+    }
+    node->op = it->second.first;
+    node->raw_op = it->second.second;
+    node->line = ins.line;
+    node->kind = IsParameter(ins.opcode)  ? NodeKind::kInput
+                 : IsConstant(ins.opcode) ? NodeKind::kConstant
+                                          : NodeKind::kOp;
+    size_t pos = ins.shape_offset;
+    HloScanError err;
+    if (!ParseHloShape(text_, &pos, g, &node->results, &err)) {
+      return ParseError(source_, text_, err.offset, err.message);
+    }
+    if (node->kind == NodeKind::kConstant) {
+      node->attrs.push_back(Attr{g->intern("value"), g->intern(TrimHlo(ins.args))});
+    }
+    return FillAttrs(ins, g, node);
+  }
+
+  absl::Status FillAttrs(const HloInstructionText& ins, Graph* g, Node* node) {
+    SplitTopLevel(ins.attrs, &pieces_);
+    std::vector<uint32_t> callees;
+    std::string normalized;
+    for (std::string_view piece : pieces_) {
+      std::string_view attr = TrimHlo(piece);
+      if (attr.empty()) continue;
+      size_t eq = attr.find('=');
+      if (eq == std::string_view::npos || eq == 0) {
+        AddWarning(warnings_, options_.max_warnings, source_, ins.line, 1,
+                   fmt::format("attribute without a value in '{}': {}", ins.name,
+                               attr.substr(0, 60)));
+        node->attrs.push_back(Attr{g->intern(attr), StrId{}});
+        continue;
+      }
+      std::string_view key = TrimHlo(attr.substr(0, eq));
+      std::string_view value = TrimHlo(attr.substr(eq + 1));
+      if (key == "metadata") {
+        AddMetadata(value, g, node);
+        continue;
+      }
+      if (CalleeValue(value, &callees, &normalized)) {
+        node->attrs.push_back(Attr{g->intern(key), g->intern(normalized)});
+        continue;
+      }
+      node->attrs.push_back(Attr{g->intern(key), g->intern(value)});
+    }
+    if (!callees.empty()) {
+      std::sort(callees.begin(), callees.end());
+      callees.erase(std::unique(callees.begin(), callees.end()), callees.end());
+      size_t total = 0;
+      for (uint32_t c : callees) total += (*computations_)[c].instructions.size();
+      node->attrs.push_back(
+          Attr{g->intern("callee_instructions"), g->intern(std::to_string(total))});
+    }
+    return absl::OkStatus();
+  }
+
+  // True when `value` names computations only (`%f`, `f`, `{%a, %b}`); the
+  // names go to `callees` and `normalized` gets them without '%', so the
+  // long and short printers agree.
+  bool CalleeValue(std::string_view value, std::vector<uint32_t>* callees,
+                   std::string* normalized) {
+    if (value.empty()) return false;
+    bool braced = value.front() == '{' && value.back() == '}';
+    std::string_view inner = braced ? value.substr(1, value.size() - 2) : value;
+    if (!braced && !(value.front() == '%' || IsHloNameChar(value.front()))) return false;
+    std::vector<std::string_view> names;
+    SplitTopLevel(inner, &names);
+    if (names.empty()) return false;
+    size_t mark = callees->size();
+    normalized->assign(braced ? "{" : "");
+    for (size_t i = 0; i < names.size(); ++i) {
+      std::string_view name = StripPercent(TrimHlo(names[i]));
+      auto it = comps_.find(name);
+      if (name.empty() || it == comps_.end()) {
+        callees->resize(mark);
+        return false;
+      }
+      callees->push_back(it->second);
+      if (i > 0) normalized->append(", ");
+      normalized->append(name);
+    }
+    if (braced) normalized->append("}");
+    return true;
+  }
+
+  void AddMetadata(std::string_view value, Graph* g, Node* node) {
+    HloMetadata m = ParseHloMetadata(value);
+    auto text = [&](std::string_view s) {
+      return m.escaped ? g->intern(UnescapeHlo(s)) : g->intern(s);
+    };
+    if (!m.op_type.empty()) node->attrs.push_back(Attr{g->intern("op_type"), text(m.op_type)});
+    if (!m.op_name.empty()) node->attrs.push_back(Attr{g->intern("op_name"), text(m.op_name)});
+    if (!m.source_file.empty()) {
+      std::string frame = m.escaped ? UnescapeHlo(m.source_file) : std::string(m.source_file);
+      if (!m.source_line.empty()) frame.append(":").append(m.source_line);
+      node->frame = g->intern(frame);
+    }
+  }
+
+  // Kahn's algorithm, smallest text position first, so an already-ordered
+  // prefix keeps its order and the result is deterministic.
+  absl::Status TopologicalOrder(const HloComputationText& entry, const Graph& g,
+                                std::vector<uint32_t>* order) {
+    size_t n = g.nodes.size();
+    std::vector<uint32_t> pending(n, 0), user_start(n + 1, 0);
+    for (uint32_t i = 0; i < n; ++i) {
+      pending[i] = static_cast<uint32_t>(g.nodes[i].operands.size());
+      for (ValueRef v : g.nodes[i].operands) ++user_start[v.node + 1];
+    }
+    for (size_t i = 0; i < n; ++i) user_start[i + 1] += user_start[i];
+    std::vector<uint32_t> users(user_start[n]), fill(user_start.begin(), user_start.end() - 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      for (ValueRef v : g.nodes[i].operands) users[fill[v.node]++] = i;
+    }
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> ready;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (pending[i] == 0) ready.push(i);
+    }
+    order->reserve(n);
+    while (!ready.empty()) {
+      uint32_t i = ready.top();
+      ready.pop();
+      order->push_back(i);
+      for (uint32_t k = user_start[i]; k < user_start[i + 1]; ++k) {
+        if (--pending[users[k]] == 0) ready.push(users[k]);
+      }
+    }
+    if (order->size() < n) {
+      for (uint32_t i = 0; i < n; ++i) {
+        if (pending[i] > 0) {
+          const HloInstructionText& ins = entry.instructions[i];
+          return ParseError(source_, text_,
+                            static_cast<size_t>(ins.name.data() - text_.data()),
+                            fmt::format("instruction '{}' is part of a dependency cycle",
+                                        ins.name));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  void Reorder(const std::vector<uint32_t>& order, Graph* g) {
+    position_.assign(order.size(), 0);
+    for (uint32_t k = 0; k < order.size(); ++k) position_[order[k]] = k;
+    std::vector<Node> sorted;
+    sorted.reserve(order.size());
+    for (uint32_t old : order) {
+      Node node = std::move(g->nodes[old]);
+      for (ValueRef& v : node.operands) v.node = position_[v.node];
+      sorted.push_back(std::move(node));
+    }
+    g->nodes = std::move(sorted);
+  }
+
+  std::string_view text_;
+  std::string_view source_;
+  const ParseOptions& options_;
+  std::vector<Diagnostic>* warnings_;
+  NameIndex comps_;
+  const std::vector<HloComputationText>* computations_ = nullptr;
+  absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>> opcodes_;
+  std::vector<std::string_view> pieces_;
+  std::vector<uint32_t> position_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<Graph>> ParseHloText(std::string_view text,
+                                                std::string_view source,
+                                                const ParseOptions& options,
+                                                std::vector<Diagnostic>* warnings) {
+  std::vector<HloModuleText> modules;
+  absl::Status st = OutlineHloText(text, source, options, warnings, &modules);
+  if (!st.ok()) return st;
+  std::vector<Graph> graphs;
+  graphs.reserve(modules.size());
+  GraphBuilder builder(text, source, options, warnings);
+  for (uint32_t i = 0; i < modules.size(); ++i) {
+    absl::StatusOr<Graph> g = builder.Build(modules[i]);
+    if (!g.ok()) return g.status();
+    g->source.record_index = i;
+    graphs.push_back(*std::move(g));
+  }
+  return graphs;
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,513 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Lazy-tensor IR text (`IR { %0 = f32[4]{0} aten::relu(%1), ROOT=0 }`), both
+// the PyTorch/XLA and the upstream LTC flavour. One pass over string_views:
+// node ids map to indices through a vector (ids are dense), repeated result
+// types are parsed once per graph, and every kept string is interned.
+#include "parse/ir_text.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
+#include "parse/error.h"
+#include "parse/ir_type.h"
+#include "parse/lines.h"
+
+namespace graphdiff {
+namespace {
+
+constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
+// Beyond this many distinct type spellings the cache stops growing, so a
+// hostile text of unique types costs no more memory than its nodes.
+constexpr size_t kMaxCachedTypes = 4096;
+constexpr size_t kMaxCommonStrings = 16384;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view StripSpaces(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool IsBlank(std::string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\f') return false;
+  }
+  return true;
+}
+
+// Node ids are post-order positions, so a vector suffices; a dump with huge
+// ids (hand-edited, or a future numbering) falls back to a hash map.
+class IdMap {
+ public:
+  explicit IdMap(size_t expected) : dense_limit_(std::max<size_t>(4096, expected * 8)) {
+    dense_.reserve(std::min(expected + 16, dense_limit_));
+  }
+  uint32_t Find(uint64_t id) const {
+    if (id < dense_limit_) return id < dense_.size() ? dense_[id] : kNoNode;
+    auto it = sparse_.find(id);
+    return it == sparse_.end() ? kNoNode : it->second;
+  }
+  void Insert(uint64_t id, uint32_t index) {
+    if (id < dense_limit_) {
+      if (id >= dense_.size()) {
+        dense_.resize(std::min<size_t>(dense_limit_, std::max<size_t>(id + 1, dense_.size() * 2)),
+                      kNoNode);
+      }
+      dense_[id] = index;
+    } else {
+      sparse_.emplace(id, index);
+    }
+  }
+
+ private:
+  size_t dense_limit_;
+  std::vector<uint32_t> dense_;
+  absl::flat_hash_map<uint64_t, uint32_t> sparse_;
+};
+
+// Reads decimal digits at `*pos`; false when there are none or they overflow.
+bool ReadId(std::string_view line, size_t* pos, uint64_t* id) {
+  size_t p = *pos;
+  uint64_t v = 0;
+  while (p < line.size() && IsDigit(line[p])) {
+    if (v > (std::numeric_limits<uint64_t>::max() - 9) / 10) return false;
+    v = v * 10 + static_cast<uint64_t>(line[p] - '0');
+    ++p;
+  }
+  if (p == *pos) return false;
+  *pos = p;
+  *id = v;
+  return true;
+}
+
+// Parses an optionally signed decimal integer filling all of `s`.
+bool ParseInt64(std::string_view s, int64_t* out) {
+  bool neg = !s.empty() && s[0] == '-';
+  size_t p = neg ? 1 : 0;
+  uint64_t v = 0;
+  if (!ReadId(s, &p, &v) || p != s.size() ||
+      v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return false;
+  }
+  *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
+// The end of the attribute starting at `pos`: the next ", " at bracket depth
+// 0 over (), [] and {}, or the end of the line.
+size_t AttrEnd(std::string_view line, size_t pos) {
+  int depth = 0;
+  for (size_t i = pos; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    } else if (c == ',' && depth == 0 && i + 1 < line.size() && line[i + 1] == ' ') {
+      return i;
+    }
+  }
+  return line.size();
+}
+
+class BlockParser {
+ public:
+  BlockParser(std::string_view text, std::string_view source,
+              const ParseOptions& options, std::vector<Diagnostic>* warnings,
+              size_t expected_nodes)
+      : text_(text),
+        source_(source),
+        options_(options),
+        warnings_(warnings),
+        ids_(expected_nodes) {
+    graph_.kind = GraphKind::kIr;
+    graph_.source.file = std::string(source);
+    graph_.nodes.reserve(expected_nodes);
+  }
+
+  absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
+  absl::Status Finish();
+  Graph TakeGraph() { return std::move(graph_); }
+  Graph& graph() { return graph_; }
+
+ private:
+  absl::Status Error(std::string_view line, uint32_t line_no, size_t offset,
+                     std::string_view message) const {
+    return ParseErrorAt(source_, line_no, static_cast<uint32_t>(offset + 1), line, message);
+  }
+  // Fills `*results` from the type text (cached per spelling).
+  bool ParseType(std::string_view type_text, std::vector<TensorType>* results,
+                 size_t* error_at, std::string_view* error);
+  absl::Status ParseAttrs(std::string_view line, uint32_t line_no, size_t pos,
+                          Node* node);
+  // Interns a string that repeats across nodes (ops, attribute keys and
+  // values). A small table keyed by views into the text answers most calls
+  // without touching the graph's pool, whose table holds every node name
+  // and so misses the cache on each probe.
+  StrId InternCommon(std::string_view s) {
+    if (s.empty()) return StrId{};
+    auto it = common_.find(s);
+    if (it != common_.end()) return it->second;
+    StrId id = graph_.intern(s);
+    if (common_.size() < kMaxCommonStrings) common_.emplace(s, id);
+    return id;
+  }
+  // Outputs a node is known to have: its result types, or `num_outputs=`
+  // when the type list is empty (LTC `[]`).
+  uint32_t OutputsKnown(uint32_t node) const;
+
+  std::string_view text_;
+  std::string_view source_;
+  const ParseOptions& options_;
+  std::vector<Diagnostic>* warnings_;
+  Graph graph_;
+  IdMap ids_;
+  absl::flat_hash_map<std::string_view, StrId> common_;
+  std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
+  absl::flat_hash_map<std::string_view, uint32_t> type_cache_;
+  std::vector<std::vector<TensorType>> cached_types_;
+  std::vector<ValueRef> operand_scratch_;
+  std::vector<Attr> attr_scratch_;
+  bool warned_attr_ = false;
+};
+
+bool BlockParser::ParseType(std::string_view type_text,
+                            std::vector<TensorType>* results, size_t* error_at,
+                            std::string_view* error) {
+  auto it = type_cache_.find(type_text);
+  if (it != type_cache_.end()) {
+    *results = cached_types_[it->second];
+    return true;
+  }
+  if (!ParseIrType(type_text, &graph_, results, error_at, error)) return false;
+  if (type_cache_.size() < kMaxCachedTypes) {
+    type_cache_.emplace(type_text, static_cast<uint32_t>(cached_types_.size()));
+    cached_types_.push_back(*results);
+  }
+  return true;
+}
+
+absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
+                                        uint32_t line_no) {
+  // "%" ID
+  size_t p = indent + 1;
+  uint64_t id = 0;
+  if (!ReadId(line, &p, &id)) {
+    return Error(line, line_no, indent + 1, "expected a node id after '%'");
+  }
+  std::string_view name = line.substr(indent, p - indent);
+  if (uint32_t prev = ids_.Find(id); prev != kNoNode) {
+    return Error(line, line_no, indent,
+                 fmt::format("duplicate node id {} (first defined on line {})", name,
+                             graph_.nodes[prev].line));
+  }
+  if (graph_.nodes.size() >= options_.max_nodes_per_graph) {
+    return Error(line, line_no, indent,
+                 fmt::format("graph has more than {} nodes (ParseOptions::max_nodes_per_graph)",
+                             options_.max_nodes_per_graph));
+  }
+  if (line.compare(p, 3, " = ") != 0) {
+    return Error(line, line_no, p, "expected ' = ' after the node id");
+  }
+  p += 3;
+
+  // type
+  size_t type_end = FindIrTypeEnd(line, p);
+  if (type_end == std::string_view::npos || type_end == p) {
+    return Error(line, line_no, p, "expected a result type followed by an op");
+  }
+  Node& node = graph_.nodes.emplace_back();
+  uint32_t index = static_cast<uint32_t>(graph_.nodes.size() - 1);
+  size_t type_error_at = 0;
+  std::string_view type_error;
+  if (!ParseType(line.substr(p, type_end - p), &node.results, &type_error_at,
+                 &type_error)) {
+    graph_.nodes.pop_back();
+    return Error(line, line_no, p + type_error_at,
+                 fmt::format("malformed result type: expected {}", type_error));
+  }
+
+  // op "("
+  size_t op_begin = type_end + 1;
+  size_t q = op_begin;
+  while (q < line.size() && line[q] != '(' && line[q] != ' ' && line[q] != ',') ++q;
+  if (q == op_begin) {
+    graph_.nodes.pop_back();
+    return Error(line, line_no, op_begin, "expected an op name such as aten::add");
+  }
+  if (q >= line.size() || line[q] != '(') {
+    graph_.nodes.pop_back();
+    return Error(line, line_no, q, "expected '(' after the op name");
+  }
+  std::string_view op = line.substr(op_begin, q - op_begin);
+
+  // operands ")"
+  operand_scratch_.clear();
+  p = q + 1;
+  if (p < line.size() && line[p] == ')') {
+    ++p;
+  } else {
+    for (;;) {
+      size_t at = p;
+      uint64_t ref = 0;
+      if (p >= line.size() || line[p] != '%') {
+        graph_.nodes.pop_back();
+        return Error(line, line_no, at, "expected an operand such as %3 or %3.1");
+      }
+      ++p;
+      if (!ReadId(line, &p, &ref)) {
+        graph_.nodes.pop_back();
+        return Error(line, line_no, at + 1, "expected a node id after '%'");
+      }
+      uint64_t output = 0;
+      bool has_output = false;
+      if (p < line.size() && line[p] == '.') {
+        ++p;
+        if (!ReadId(line, &p, &output)) {
+          graph_.nodes.pop_back();
+          return Error(line, line_no, p, "expected an output index after '.'");
+        }
+        has_output = true;
+      }
+      uint32_t producer = ids_.Find(ref);
+      if (producer == kNoNode) {
+        graph_.nodes.pop_back();
+        return Error(line, line_no, at,
+                     fmt::format("operand {} refers to a node not defined before this line",
+                                 line.substr(at, p - at)));
+      }
+      if (has_output && output > 0 && output >= OutputsKnown(producer)) {
+        uint32_t known = OutputsKnown(producer);
+        graph_.nodes.pop_back();
+        return Error(line, line_no, at,
+                     fmt::format("operand {} uses output {} but %{} has {} output{}",
+                                 line.substr(at, p - at), output, ref, known,
+                                 known == 1 ? "" : "s"));
+      }
+      operand_scratch_.push_back(ValueRef{producer, static_cast<uint32_t>(output)});
+      if (p + 1 < line.size() && line[p] == ',' && line[p + 1] == ' ') {
+        p += 2;
+        continue;
+      }
+      if (p < line.size() && line[p] == ')') {
+        ++p;
+        break;
+      }
+      graph_.nodes.pop_back();
+      return Error(line, line_no, p, "expected ', ' or ')' after the operand");
+    }
+  }
+
+  if (absl::Status s = ParseAttrs(line, line_no, p, &node); !s.ok()) {
+    graph_.nodes.pop_back();
+    return s;
+  }
+  node.name = graph_.intern(name);
+  node.op = InternCommon(op);
+  node.raw_op = node.op;
+  node.line = line_no;
+  node.operands.assign(operand_scratch_.begin(), operand_scratch_.end());
+  if ((op.size() >= 13 && op.substr(op.size() - 13) == "::device_data")) {
+    node.kind = NodeKind::kInput;
+    graph_.inputs.push_back(index);
+  } else if (op == "prim::Constant") {
+    node.kind = NodeKind::kConstant;
+  } else {
+    node.kind = NodeKind::kOp;
+  }
+  ids_.Insert(id, index);
+  return absl::OkStatus();
+}
+
+uint32_t BlockParser::OutputsKnown(uint32_t index) const {
+  const Node& n = graph_.nodes[index];
+  uint32_t known = n.num_outputs();
+  if (std::optional<std::string_view> v = graph_.attr(n, "num_outputs")) {
+    int64_t count = 0;
+    if (ParseInt64(*v, &count) && count > known &&
+        count <= std::numeric_limits<uint32_t>::max()) {
+      known = static_cast<uint32_t>(count);
+    }
+  }
+  return known;
+}
+
+absl::Status BlockParser::ParseAttrs(std::string_view line, uint32_t line_no,
+                                     size_t pos, Node* node) {
+  attr_scratch_.clear();
+  while (pos < line.size()) {
+    if (line[pos] == ',') {
+      ++pos;
+      if (pos < line.size() && line[pos] == ' ') ++pos;
+    } else if (IsBlank(line.substr(pos))) {
+      break;
+    } else if (line[pos] != ' ') {
+      return Error(line, line_no, pos, "expected ', ' before the next attribute");
+    }
+    while (pos < line.size() && line[pos] == ' ') ++pos;
+    if (pos >= line.size()) break;
+    // Late-2023 XLA dumps end the tags with `dynamic_dims: (...)`; nothing
+    // after it is a tag.
+    if (line.compare(pos, 12, "dynamic_dims") == 0) break;
+    size_t end = AttrEnd(line, pos);
+    std::string_view item = line.substr(pos, end - pos);
+    size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      if (!warned_attr_) {
+        warned_attr_ = true;
+        AddWarning(warnings_, options_.max_warnings, source_, line_no,
+                   static_cast<uint32_t>(pos + 1),
+                   fmt::format("ignored a tag that is not key=value: '{}'", item.substr(0, 60)));
+      }
+      pos = end;
+      continue;
+    }
+    std::string_view key = StripSpaces(item.substr(0, eq));
+    std::string_view value = StripSpaces(item.substr(eq + 1));
+    if (key == "ROOT") {
+      int64_t k = 0;
+      if (!ParseInt64(value, &k) || k < 0) {
+        return Error(line, line_no, pos + eq + 1,
+                     "ROOT= expects the output position, a non-negative integer");
+      }
+      roots_.emplace_back(k, static_cast<uint32_t>(graph_.nodes.size() - 1));
+    } else if (key == "xla_shape") {
+      // Redundant with the result type.
+    } else if (key == "location") {
+      node->frame = InternCommon(value);
+    } else {
+      attr_scratch_.push_back(Attr{InternCommon(key), InternCommon(value)});
+    }
+    pos = end;
+  }
+  node->attrs.assign(attr_scratch_.begin(), attr_scratch_.end());
+  return absl::OkStatus();
+}
+
+absl::Status BlockParser::Finish() {
+  std::stable_sort(roots_.begin(), roots_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  graph_.outputs.reserve(roots_.size());
+  for (const auto& [k, node] : roots_) graph_.outputs.push_back(ValueRef{node, 0});
+  return absl::OkStatus();
+}
+
+size_t EstimateNodes(std::string_view text, size_t begin, size_t max_nodes) {
+  // Count lines up to the first closing brace at column 0: one cheap pass
+  // that lets every vector be sized once.
+  std::string_view rest = text.substr(begin);
+  const void* close = memmem(rest.data(), rest.size(), "\n}", 2);
+  size_t span = close ? static_cast<size_t>(static_cast<const char*>(close) - rest.data())
+                      : rest.size();
+  size_t lines = static_cast<size_t>(std::count(rest.data(), rest.data() + span, '\n'));
+  return std::min(lines + 1, max_nodes + 1);
+}
+
+}  // namespace
+
+bool IsIrBlockStart(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return line.compare(i, 4, "IR {") == 0;
+}
+
+absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
+                                   uint32_t begin_line, std::string_view source,
+                                   const ParseOptions& options,
+                                   std::vector<Diagnostic>* warnings,
+                                   IrBlockEnd* end) {
+  BlockParser parser(text, source, options, warnings,
+                     EstimateNodes(text, begin, options.max_nodes_per_graph));
+  LineReader lines(text.substr(begin), begin_line);
+  std::string_view line;
+  lines.Next(&line);  // "IR {"
+  std::string_view last_line = line;
+  while (lines.Next(&line)) {
+    last_line = line;
+    size_t indent = 0;
+    while (indent < line.size() && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
+    if (indent == line.size()) continue;
+    char c = line[indent];
+    if (c == '%') {
+      if (absl::Status s = parser.ParseNodeLine(line, indent, lines.line_number()); !s.ok()) {
+        // A last line without its newline is where a killed writer stopped.
+        if (end != nullptr && lines.done() && text.back() != '\n') end->truncated = true;
+        return s;
+      }
+      continue;
+    }
+    if (c == '}' && IsBlank(line.substr(indent + 1))) {
+      if (absl::Status s = parser.Finish(); !s.ok()) return s;
+      Graph g = parser.TakeGraph();
+      g.source.first_line = begin_line;
+      g.source.last_line = lines.line_number();
+      if (end != nullptr) {
+        end->offset = begin + lines.position();
+        end->line = lines.line_number();
+      }
+      return g;
+    }
+    if (indent == 0) {
+      return ParseErrorAt(source, lines.line_number(), 1, line,
+                          fmt::format("the IR block opened on line {} is not closed with '}}' "
+                                      "before this line (truncated dump?)",
+                                      begin_line));
+    }
+    return ParseErrorAt(source, lines.line_number(),
+                        static_cast<uint32_t>(indent + 1), line,
+                        "expected a node line such as '%3 = f32[4]{0} aten::relu(%2)'");
+  }
+  // The text ended inside the block.
+  uint32_t line_no = lines.line_number();
+  if (end != nullptr) end->truncated = true;
+  return ParseErrorAt(source, line_no, static_cast<uint32_t>(last_line.size() + 1),
+                      last_line,
+                      fmt::format("unexpected end of text: the IR block opened on line {} has "
+                                  "no closing '}}' (truncated dump?)",
+                                  begin_line));
+}
+
+absl::StatusOr<Graph> ParseIrText(std::string_view text, std::string_view source,
+                                  const ParseOptions& options,
+                                  std::vector<Diagnostic>* warnings) {
+  if (IsBlank(text)) {
+    return ParseError(source, text, 0, "empty text: expected an 'IR {' block");
+  }
+  LineReader lines(text);
+  std::string_view line;
+  uint32_t skipped = 0, first_skipped = 0;
+  while (lines.Next(&line)) {
+    if (IsIrBlockStart(line)) {
+      if (skipped > 0) {
+        AddWarning(warnings, options.max_warnings, source, first_skipped, 1,
+                   fmt::format("skipped {} line{} before the 'IR {{' block", skipped,
+                               skipped == 1 ? "" : "s"));
+      }
+      IrBlockEnd end;
+      absl::StatusOr<Graph> g = ParseIrBlock(text, lines.line_offset(),
+                                             lines.line_number(), source, options,
+                                             warnings, &end);
+      if (!g.ok()) return g.status();
+      LineReader rest(text.substr(end.offset), end.line + 1);
+      while (rest.Next(&line)) {
+        if (!IsBlank(line)) {
+          AddWarning(warnings, options.max_warnings, source, rest.line_number(), 1,
+                     "ignored text after the closing '}' of the IR block");
+          break;
+        }
+      }
+      return g;
+    }
+    if (!IsBlank(line) && skipped++ == 0) first_skipped = lines.line_number();
+  }
+  return ParseError(source, text, 0, "no 'IR {' block found");
+}
+
+}  // namespace graphdiff

@@ -1,0 +1,174 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The diff and lint JSON (docs/json-schema.md). Keys come out in a fixed
+// order; everything the text report shows is here, and more (every matched
+// pair, every counter).
+#include <string>
+
+#include "graphdiff/report.h"
+#include "report/formats.h"
+#include "report/report_util.h"
+
+namespace graphdiff {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json Strings(const std::vector<std::string>& v) {
+  json a = json::array();
+  for (const std::string& s : v) a.push_back(s);
+  return a;
+}
+
+template <typename T>
+json Optional(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json PairToJson(const GraphPairDiff& p) {
+  json j;
+  j["left_source"] = p.left_source;
+  j["right_source"] = p.right_source;
+  j["left_graph"] = p.left_graph;
+  j["right_graph"] = p.right_graph;
+  j["how"] = p.how;
+  j["kind"] = std::string(GraphKindName(p.kind));
+  j["identical"] = p.identical();
+  json s;
+  s["left_nodes"] = p.left_nodes;
+  s["right_nodes"] = p.right_nodes;
+  s["matched"] = p.matched;
+  s["changed"] = p.changed;
+  s["left_only"] = p.left_only.size();
+  s["right_only"] = p.right_only.size();
+  s["left_inputs"] = p.left_inputs;
+  s["right_inputs"] = p.right_inputs;
+  s["left_outputs"] = p.left_outputs;
+  s["right_outputs"] = p.right_outputs;
+  s["matched_outputs"] = p.matched_outputs;
+  j["summary"] = std::move(s);
+  j["op_delta"] = json::object();
+  for (const auto& [op, n] : p.op_delta) j["op_delta"][op] = n;
+  j["pairs"] = json::array();
+  for (const PairRow& row : p.pairs) {
+    json r;
+    r["left"] = row.left;
+    r["right"] = row.right;
+    r["verdict"] = row.reasons == 0 ? "unchanged" : "changed";
+    r["reasons"] = Strings(ChangeReasonNames(row.reasons));
+    r["matcher"] = row.matcher;
+    r["detail"] = row.detail;
+    r["left_op"] = row.left_op;
+    r["right_op"] = row.right_op;
+    j["pairs"].push_back(std::move(r));
+  }
+  j["left_only"] = Strings(p.left_only);
+  j["right_only"] = Strings(p.right_only);
+  j["left_only_outputs"] = Strings(p.left_only_outputs);
+  j["right_only_outputs"] = Strings(p.right_only_outputs);
+  return j;
+}
+
+json MetricsToJson(const MetricsPairDiff& m) {
+  json j;
+  j["left_source"] = m.left_source;
+  j["right_source"] = m.right_source;
+  j["how"] = m.how;
+  j["same"] = m.same();
+  j["counters"] = json::array();
+  for (const CounterValues& c : m.counters) {
+    j["counters"].push_back({{"name", c.name}, {"left", Optional(c.left)},
+                             {"right", Optional(c.right)}});
+  }
+  j["metrics"] = json::array();
+  for (const MetricValues& c : m.metrics) {
+    j["metrics"].push_back({{"name", c.name},
+                            {"unit", std::string(MetricUnitName(c.unit))},
+                            {"left", Optional(c.left)},
+                            {"right", Optional(c.right)}});
+  }
+  return j;
+}
+
+json FindingsArray(const std::vector<Finding>& findings) {
+  json a = json::array();
+  for (const Finding& f : findings) a.push_back(FindingToJson(f));
+  return a;
+}
+
+void SeverityTotals(const std::vector<Finding>& findings, json* j) {
+  int64_t n[3] = {0, 0, 0};
+  for (const Finding& f : findings) ++n[static_cast<int>(f.severity)];
+  (*j)["errors"] = n[2];
+  (*j)["warnings"] = n[1];
+  (*j)["info"] = n[0];
+}
+
+}  // namespace
+
+nlohmann::ordered_json FindingToJson(const Finding& f) {
+  json j;
+  j["id"] = f.id;
+  j["severity"] = std::string(SeverityName(f.severity));
+  j["count"] = f.count;
+  j["title"] = f.title;
+  j["graph"] = f.graph;
+  j["explanation"] = f.explanation;
+  j["evidence"] = json::array();
+  for (const Evidence& e : f.evidence) {
+    j["evidence"].push_back({{"side", e.side},
+                             {"source", e.source},
+                             {"line", e.line},
+                             {"node", e.node},
+                             {"op", e.op},
+                             {"note", e.note}});
+  }
+  j["evidence_omitted"] = f.evidence_omitted;
+  j["hint"] = f.hint;
+  j["related"] = Strings(f.related);
+  return j;
+}
+
+nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
+  json out;
+  out["schema_version"] = kReportSchemaVersion;
+  json s;
+  s["left"] = r.left_root;
+  s["right"] = r.right_root;
+  s["same"] = r.same();
+  s["verdict"] = report::Verdict(r);
+  s["graph_pairs"] = r.pairs.size();
+  size_t differ = 0;
+  for (const GraphPairDiff& p : r.pairs) differ += !p.identical();
+  s["different_pairs"] = differ;
+  s["metrics_pairs"] = r.metrics.size();
+  s["unpaired"] = r.unpaired.size();
+  s["findings"] = r.findings.size();
+  SeverityTotals(r.findings, &s);
+  out["summary"] = std::move(s);
+  out["pairs"] = json::array();
+  for (const GraphPairDiff& p : r.pairs) out["pairs"].push_back(PairToJson(p));
+  out["unpaired"] = json::array();
+  for (const UnpairedItem& u : r.unpaired) {
+    out["unpaired"].push_back(
+        {{"side", u.side}, {"what", u.what}, {"source", u.source}, {"graph", u.graph}});
+  }
+  out["metrics"] = json::array();
+  for (const MetricsPairDiff& m : r.metrics) out["metrics"].push_back(MetricsToJson(m));
+  out["findings"] = FindingsArray(r.findings);
+  return out;
+}
+
+nlohmann::ordered_json LintToJson(const LintReport& r) {
+  json out;
+  out["schema_version"] = kReportSchemaVersion;
+  json s;
+  s["root"] = r.root;
+  s["findings"] = r.findings.size();
+  SeverityTotals(r.findings, &s);
+  out["summary"] = std::move(s);
+  out["findings"] = FindingsArray(r.findings);
+  return out;
+}
+
+}  // namespace graphdiff

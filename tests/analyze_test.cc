@@ -1,0 +1,404 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// One test group per finding family, on small graphs built in code, plus the
+// no-false-alarm property on renumbered and reordered copies.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "graphdiff/diff.h"
+#include "gtest/gtest.h"
+#include "testing/graph_builder.h"
+#include "testing/graph_mutate.h"
+
+namespace graphdiff {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using testing::GraphBuilder;
+
+DumpFile MakeFile(std::string path, DumpFormat format) {
+  DumpFile f;
+  f.path = std::move(path);
+  f.format = format;
+  return f;
+}
+
+const Finding* Find(const DiffResult& r, std::string_view id) {
+  for (const Finding& f : r.findings) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Ids(const std::vector<Finding>& fs) {
+  std::vector<std::string> ids;
+  for (const Finding& f : fs) ids.push_back(f.id);
+  return ids;
+}
+
+// conv -> batch norm (3 results) -> relu -> linear; the inference graph.
+struct Net {
+  uint32_t x, w, conv, bn, relu, out;
+};
+Net BuildNet(GraphBuilder& b) {
+  Net n;
+  n.x = b.Input("f32[4,3,8,8]");
+  n.w = b.Input("f32[16,3,3,3]");
+  uint32_t g = b.Input("f32[16]");
+  uint32_t beta = b.Input("f32[16]");
+  n.conv = b.Op("aten::convolution", {n.x, n.w}, "f32[4,16,8,8]", {{"stride", "(1, 1)"}});
+  n.bn = b.Op("aten::native_batch_norm", {n.conv, g, beta}, "(f32[4,16,8,8], f32[16], f32[16])",
+              {{"eps", "1e-05"}});
+  n.relu = b.OpRefs("aten::relu", {{n.bn, 0}}, "f32[4,16,8,8]");
+  n.out = b.Op("aten::mean", {n.relu}, "f32[4,16]", {{"dims", "(2, 3)"}});
+  return n;
+}
+
+Graph Inference() {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  b.Output(n.out);
+  return b.Build();
+}
+
+// The same model as a training-style forward: it also returns the conv
+// output, the activation and empty batch-norm statistics made by expanding
+// a constant to size 0.
+Graph TrainingForward() {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  b.Output(n.out);
+  b.Output(n.conv);
+  b.Output(n.relu);
+  for (int i = 0; i < 2; ++i) {
+    uint32_t c = b.Constant("0");
+    uint32_t e = b.Op("aten::expand", {c}, "f32[0]", {{"size", "(0)"}});
+    b.Output(e);
+  }
+  return b.Build();
+}
+
+TEST(AnalyzeExtraOutputs, TrainingStyleForwardIsNamedWithHint) {
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), TrainingForward());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "extra-outputs");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 4);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_THAT(f->title, HasSubstr("4 extra outputs on the right (1 -> 5)"));
+  EXPECT_THAT(f->explanation, HasSubstr("training-style forward"));
+  EXPECT_THAT(f->explanation, HasSubstr("2 empty (size-0) placeholders"));
+  EXPECT_THAT(f->hint, HasSubstr("torch.no_grad()"));
+  EXPECT_EQ(f->evidence.size(), 4u);
+  EXPECT_FALSE(r->same());
+}
+
+TEST(AnalyzeExtraOutputs, UnrelatedExtrasGetNoTrainingHint) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  uint32_t s = b.Op("aten::sin", {n.out}, "f32[4,16]");
+  uint32_t c = b.Op("aten::cos", {n.out}, "f32[4,16]");
+  b.Output(n.out);
+  b.Output(s);
+  b.Output(c);
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), b.Build());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "extra-outputs");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 2);
+  EXPECT_THAT(f->explanation, ::testing::Not(HasSubstr("training-style")));
+  EXPECT_THAT(f->hint, ::testing::Not(HasSubstr("no_grad")));
+}
+
+TEST(AnalyzeDeadConstantExpand, CountsSizeZeroAndLinksToExtraOutputs) {
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), TrainingForward());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "dead-constant-expand");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 2);
+  EXPECT_THAT(f->title, HasSubstr("2 dead size-0 expands of constants"));
+  EXPECT_THAT(f->explanation, HasSubstr("2 have a size-0 result"));
+  EXPECT_THAT(f->related, Contains("extra-outputs"));
+  EXPECT_THAT(f->related, Contains("size-delta"));
+  const Finding* extra = Find(*r, "extra-outputs");
+  ASSERT_NE(extra, nullptr);
+  EXPECT_THAT(extra->related, Contains("dead-constant-expand"));
+}
+
+TEST(AnalyzeDeadConstantExpand, UsedExpandIsNotDead) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  uint32_t c = b.Constant("1");
+  uint32_t e = b.Op("aten::expand", {c}, "f32[4,16]", {{"size", "(4, 16)"}});
+  uint32_t m = b.Op("aten::mul", {n.out, e}, "f32[4,16]");
+  b.Output(m);
+  Dump d;
+  d.files.push_back(MakeFile("ir.txt", DumpFormat::kIrText));
+  d.files[0].graphs.push_back(b.Build());
+  for (const Finding& f : LintDump(d)) EXPECT_NE(f.id, "dead-constant-expand") << f.title;
+}
+
+TEST(AnalyzeSizeDelta, EveryAddedNodeAccountedForByOp) {
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), TrainingForward());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "size-delta");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->title, "8 -> 12 IR nodes (+4: 2 aten::expand, 2 prim::Constant)");
+  EXPECT_EQ(f->count, 4);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  ASSERT_EQ(r->pairs.size(), 1u);
+  EXPECT_EQ(r->pairs[0].op_delta.at("aten::expand"), 2);
+  EXPECT_EQ(r->pairs[0].op_delta.at("prim::Constant"), 2);
+  EXPECT_EQ(r->pairs[0].right_only.size(), 4u);
+}
+
+TEST(AnalyzeClones, CloneNodesAdded) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  uint32_t c = b.Op("aten::clone", {n.out}, "f32[4,16]");
+  b.Output(c);
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), b.Build());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "clones");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 1);
+  EXPECT_THAT(f->title, HasSubstr("1 aten::clone"));
+}
+
+MetricsReport Report(std::string source, std::vector<std::pair<std::string, int64_t>> counters) {
+  MetricsReport m;
+  m.source = std::move(source);
+  uint32_t line = 1;
+  for (auto& [name, v] : counters) {
+    m.counters.push_back({name, v, line});
+    line += 2;
+  }
+  return m;
+}
+
+Dump OneFileDump(const std::string& root, std::vector<DumpFile> files) {
+  Dump d;
+  d.root = root;
+  d.files = std::move(files);
+  return d;
+}
+
+TEST(AnalyzeCounters, CloneCounterGrowthAndCounterDeltas) {
+  DumpFile l = MakeFile("metrics.txt", DumpFormat::kMetrics);
+  DumpFile r = l;
+  l.metrics.push_back(Report("metrics.txt", {{"xla::clone", 1}, {"xla::empty_symint", 120},
+                                             {"UncachedCompile", 1}}));
+  r.metrics.push_back(Report("metrics.txt", {{"xla::clone", 103}, {"xla::empty_symint", 80},
+                                             {"UncachedCompile", 1}, {"aten::nonzero", 2}}));
+  absl::StatusOr<DiffResult> res =
+      DiffDumps(OneFileDump("a", {l}), OneFileDump("b", {r}));
+  ASSERT_TRUE(res.ok()) << res.status();
+  const Finding* clones = Find(*res, "clones");
+  ASSERT_NE(clones, nullptr);
+  EXPECT_THAT(clones->title, HasSubstr("xla::clone 1 -> 103"));
+  EXPECT_EQ(clones->count, 102);
+  std::vector<const Finding*> deltas;
+  for (const Finding& f : res->findings) {
+    if (f.id == "counter-delta") deltas.push_back(&f);
+  }
+  ASSERT_EQ(deltas.size(), 2u);
+  // The new fallback is the warning and sorts first.
+  EXPECT_EQ(deltas[0]->severity, Severity::kWarning);
+  EXPECT_THAT(deltas[0]->title, HasSubstr("aten::nonzero"));
+  EXPECT_THAT(deltas[1]->title, HasSubstr("xla::empty_symint 120 -> 80"));
+  EXPECT_THAT(deltas[1]->title, ::testing::Not(HasSubstr("UncachedCompile")));
+  EXPECT_THAT(deltas[1]->title, ::testing::Not(HasSubstr("xla::clone")));
+  ASSERT_EQ(res->metrics.size(), 1u);
+  EXPECT_FALSE(res->metrics[0].same());
+  EXPECT_FALSE(res->same());
+}
+
+TEST(AnalyzeCounters, ThresholdsSuppressSmallMoves) {
+  DumpFile l = MakeFile("metrics.txt", DumpFormat::kMetrics);
+  DumpFile r = l;
+  l.metrics.push_back(Report("metrics.txt", {{"CachedCompile", 1000}}));
+  r.metrics.push_back(Report("metrics.txt", {{"CachedCompile", 1010}}));
+  absl::StatusOr<DiffResult> res = DiffDumps(OneFileDump("a", {l}), OneFileDump("b", {r}));
+  ASSERT_TRUE(res.ok()) << res.status();
+  EXPECT_TRUE(res->findings.empty()) << res->findings[0].title;
+  DiffOptions strict;
+  strict.counter_min_rel = 0.0;
+  res = DiffDumps(OneFileDump("a", {l}), OneFileDump("b", {r}), strict);
+  ASSERT_TRUE(res.ok());
+  EXPECT_THAT(Ids(res->findings), Contains("counter-delta"));
+}
+
+TEST(AnalyzeOpSubstitution, KnownEquivalentIsInfo) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  b.Output(n.out);
+  Graph right = b.Build();
+  right.nodes[n.bn].op = right.intern("aten::_native_batch_norm_legit_no_training");
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), right);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "op-substitution");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::kInfo);
+  EXPECT_EQ(f->count, 1);
+  EXPECT_THAT(f->title, HasSubstr("aten::native_batch_norm -> "
+                                  "aten::_native_batch_norm_legit_no_training x1 (known "
+                                  "equivalent)"));
+  EXPECT_EQ(f->evidence.size(), 2u);
+}
+
+TEST(AnalyzeOpSubstitution, RealSubstitutionIsWarning) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  b.Output(n.out);
+  Graph right = b.Build();
+  right.nodes[n.relu].op = right.intern("aten::gelu");
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), right);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "op-substitution");
+  ASSERT_NE(f, nullptr) << "aligner did not pair relu with gelu";
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_THAT(f->title, HasSubstr("aten::relu -> aten::gelu x1"));
+}
+
+TEST(AnalyzeLiftedInputs, ParametersBecomeInputs) {
+  // Left: module-level FX, parameters inside the modules.
+  GraphBuilder lb(GraphKind::kFx, "fx.txt");
+  uint32_t x = lb.Input("f32[4,3,8,8]");
+  uint32_t conv = lb.Module("conv1", {x});
+  uint32_t relu = lb.Module("relu", {conv});
+  lb.Output(relu);
+  // Right: aten-level with the weight lifted to an input.
+  GraphBuilder rb(GraphKind::kFx, "fx.txt");
+  uint32_t w = rb.Input("f32[16,3,3,3]");
+  uint32_t bias = rb.Input("f32[16]");
+  uint32_t rx = rb.Input("f32[4,3,8,8]");
+  uint32_t rconv = rb.Op("aten::convolution", {rx, w, bias}, "f32[4,16,8,8]");
+  uint32_t rrelu = rb.Op("aten::relu", {rconv}, "f32[4,16,8,8]");
+  rb.Output(rrelu);
+  absl::StatusOr<DiffResult> r = DiffGraphs(lb.Build(), rb.Build());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "lifted-inputs");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->title, HasSubstr("1 -> 3 graph inputs (+2: parameters and buffers lifted"));
+  EXPECT_EQ(f->count, 2);
+  EXPECT_THAT(f->explanation, HasSubstr("AOTAutograd lifts parameters"));
+}
+
+TEST(AnalyzeDeadCode, NewUnusedComputationOnTheRight) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  Net n = BuildNet(b);
+  uint32_t s = b.Op("aten::sin", {n.relu}, "f32[4,16,8,8]");
+  b.Op("aten::exp", {s}, "f32[4,16,8,8]");
+  b.Op("aten::add_", {n.relu, n.relu}, "f32[4,16,8,8]");  // in place: may act by side effect
+  b.Output(n.out);
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), b.Build());
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "dead-code");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 2);
+  EXPECT_THAT(f->title, HasSubstr("2 nodes reach no output on the right"));
+}
+
+TEST(AnalyzeDuplicateSubgraph, MissedCommonSubexpression) {
+  auto build = [](bool twice) {
+    GraphBuilder b(GraphKind::kIr, "ir.txt");
+    uint32_t x = b.Input("f32[8]");
+    uint32_t y = b.Input("f32[8]");
+    uint32_t m1 = b.Op("aten::mul", {x, y}, "f32[8]");
+    uint32_t e1 = b.Op("aten::exp", {m1}, "f32[8]");
+    uint32_t e2 = e1;
+    if (twice) {
+      uint32_t m2 = b.Op("aten::mul", {x, y}, "f32[8]");
+      e2 = b.Op("aten::exp", {m2}, "f32[8]");
+    }
+    b.Output(b.Op("aten::add", {e1, e2}, "f32[8]"));
+    return b.Build();
+  };
+  absl::StatusOr<DiffResult> r = DiffGraphs(build(false), build(true));
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Finding* f = Find(*r, "duplicate-subgraph");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 1);
+  // The topmost copy (exp) is reported, not the mul under it.
+  ASSERT_EQ(f->evidence.size(), 2u);
+  EXPECT_EQ(f->evidence[0].op, "aten::exp");
+  // Different inputs are different computations.
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  uint32_t x = b.Input("f32[8]");
+  uint32_t y = b.Input("f32[8]");
+  uint32_t e1 = b.Op("aten::exp", {b.Op("aten::neg", {x}, "f32[8]")}, "f32[8]");
+  uint32_t e2 = b.Op("aten::exp", {b.Op("aten::neg", {y}, "f32[8]")}, "f32[8]");
+  b.Output(b.Op("aten::add", {e1, e2}, "f32[8]"));
+  Dump d;
+  d.files.push_back(MakeFile("ir.txt", DumpFormat::kIrText));
+  d.files[0].graphs.push_back(b.Build());
+  EXPECT_THAT(Ids(LintDump(d)), ::testing::Not(Contains("duplicate-subgraph")));
+  d.files[0].graphs[0] = build(true);
+  EXPECT_THAT(Ids(LintDump(d)), Contains("duplicate-subgraph"));
+}
+
+TEST(AnalyzeNoFalseAlarms, RenumberedAndReorderedCopiesAreSame) {
+  for (const Graph& g : {Inference(), TrainingForward()}) {
+    for (uint64_t seed : {1u, 2u, 3u}) {
+      testing::Mutated renumbered = testing::Renumber(g, seed);
+      testing::Mutated m = testing::Then(renumbered, testing::Reorder(renumbered.graph, seed));
+      absl::StatusOr<DiffResult> r = DiffGraphs(g, m.graph);
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_TRUE(r->same()) << "seed " << seed;
+      EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
+    }
+  }
+}
+
+TEST(AnalyzeLint, SingleDumpFindings) {
+  Dump d;
+  d.root = "dump";
+  d.files.push_back(MakeFile("ir.txt", DumpFormat::kIrText));
+  d.files[0].graphs.push_back(TrainingForward());
+  d.files.push_back(MakeFile("metrics.txt", DumpFormat::kMetrics));
+  d.files[1].metrics.push_back(Report("metrics.txt", {{"xla::clone", 7}}));
+  std::vector<Finding> fs = LintDump(d);
+  EXPECT_THAT(Ids(fs), Contains("dead-constant-expand"));
+  EXPECT_THAT(Ids(fs), Contains("size-facts"));
+  EXPECT_THAT(Ids(fs), Contains("clones"));
+  EXPECT_THAT(Ids(fs), ::testing::Not(Contains("dead-code")));
+  // Sorted: warnings before info.
+  EXPECT_EQ(fs[0].id, "dead-constant-expand");
+  LintOptions only;
+  only.graph_selector = "metrics";
+  EXPECT_EQ(Ids(LintDump(d, only)), std::vector<std::string>{"clones"});
+}
+
+TEST(AnalyzeEvidence, CappedButCounted) {
+  DiffOptions o;
+  o.max_evidence = 1;
+  absl::StatusOr<DiffResult> r = DiffGraphs(Inference(), TrainingForward(), o);
+  ASSERT_TRUE(r.ok());
+  const Finding* f = Find(*r, "extra-outputs");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->evidence.size(), 1u);
+  EXPECT_EQ(f->evidence_omitted, 3);
+  EXPECT_EQ(f->count, 4);
+  // Links are made before the cap.
+  EXPECT_THAT(f->related, Contains("dead-constant-expand"));
+}
+
+TEST(AnalyzeSort, MostImportantFirst) {
+  std::vector<Finding> fs(4);
+  fs[0].id = "b"; fs[0].severity = Severity::kInfo; fs[0].count = 100;
+  fs[1].id = "a"; fs[1].severity = Severity::kWarning; fs[1].count = 1;
+  fs[2].id = "c"; fs[2].severity = Severity::kWarning; fs[2].count = 5;
+  fs[3].id = "a"; fs[3].severity = Severity::kWarning; fs[3].count = 5; fs[3].graph = "x";
+  SortFindings(&fs);
+  EXPECT_EQ(fs[0].id, "a");
+  EXPECT_EQ(fs[0].graph, "x");
+  EXPECT_EQ(fs[1].id, "c");
+  EXPECT_EQ(fs[2].id, "a");
+  EXPECT_EQ(fs[3].id, "b");
+}
+
+}  // namespace
+}  // namespace graphdiff

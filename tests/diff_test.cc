@@ -1,0 +1,263 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// End to end on the ResNet-18 case (pytorch/xla#5430): the findings the
+// experts reached by hand must come out on their own; a dump against itself
+// or a renumbered, reordered copy must come out the same with no findings.
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "graphdiff/diff.h"
+#include "graphdiff/dump.h"
+#include "gtest/gtest.h"
+#include "testing/cli.h"
+#include "testing/graph_mutate.h"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using testing::TestdataPath;
+
+constexpr char kBaseline[] = "resnet18-xla5430/torchxla_trace_once";
+constexpr char kCandidate[] = "resnet18-xla5430/openxla";
+
+class ResNetDiff : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    absl::StatusOr<Dump> l = LoadDump(TestdataPath(kBaseline));
+    absl::StatusOr<Dump> r = LoadDump(TestdataPath(kCandidate));
+    ASSERT_TRUE(l.ok()) << l.status();
+    ASSERT_TRUE(r.ok()) << r.status();
+    left_ = new Dump(*std::move(l));
+    right_ = new Dump(*std::move(r));
+    absl::StatusOr<DiffResult> d = DiffDumps(*left_, *right_);
+    ASSERT_TRUE(d.ok()) << d.status();
+    result_ = new DiffResult(*std::move(d));
+  }
+  static void TearDownTestSuite() {
+    delete result_;
+    delete left_;
+    delete right_;
+  }
+
+  // The finding `id` about the graph whose label contains `graph`.
+  static const Finding* Find(std::string_view id, std::string_view graph) {
+    for (const Finding& f : result_->findings) {
+      if (f.id == id && f.graph.find(graph) != std::string::npos) return &f;
+    }
+    return nullptr;
+  }
+
+  static Dump* left_;
+  static Dump* right_;
+  static DiffResult* result_;
+};
+Dump* ResNetDiff::left_ = nullptr;
+Dump* ResNetDiff::right_ = nullptr;
+DiffResult* ResNetDiff::result_ = nullptr;
+
+TEST_F(ResNetDiff, PairsEveryFile) {
+  ASSERT_NE(result_, nullptr);
+  EXPECT_EQ(result_->pairs.size(), 2u);  // ir.txt and fx_graph.txt
+  EXPECT_EQ(result_->metrics.size(), 1u);
+  EXPECT_TRUE(result_->unpaired.empty());
+  EXPECT_FALSE(result_->same());
+}
+
+TEST_F(ResNetDiff, EightyExtraOutputsWithNoGradHint) {
+  for (std::string_view graph : {"ir.txt", "fx_graph.txt"}) {
+    const Finding* f = Find("extra-outputs", graph);
+    ASSERT_NE(f, nullptr) << graph;
+    EXPECT_EQ(f->count, 80) << graph;
+    EXPECT_THAT(f->title, HasSubstr("80 extra outputs on the right (1 -> 81)"));
+    EXPECT_THAT(f->title, HasSubstr("batch-norm statistics"));
+    EXPECT_THAT(f->explanation, HasSubstr("training-style forward"));
+    EXPECT_THAT(f->hint, HasSubstr("torch.no_grad()"));
+  }
+}
+
+TEST_F(ResNetDiff, FortyDeadSizeZeroExpandsAmongTheExtraOutputs) {
+  const Finding* f = Find("dead-constant-expand", "ir.txt");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->count, 40);
+  EXPECT_THAT(f->title, HasSubstr("40 dead size-0 expands of constants"));
+  EXPECT_THAT(f->explanation, HasSubstr("40 are only returned"));
+  EXPECT_THAT(f->explanation, HasSubstr("save_mean/save_invstd"));
+  EXPECT_THAT(f->related, Contains("extra-outputs"));
+  EXPECT_THAT(f->related, Contains("size-delta"));
+}
+
+TEST_F(ResNetDiff, CloneCounterGrowthTiedToLiftedInputs) {
+  const Finding* f = Find("clones", "metrics.txt");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->title, HasSubstr("xla::clone 1 -> 103"));
+  EXPECT_THAT(f->related, Contains("lifted-inputs"));
+}
+
+TEST_F(ResNetDiff, LiftedInputs) {
+  const Finding* f = Find("lifted-inputs", "fx_graph.txt");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->title, HasSubstr("1 -> 103 graph inputs (+102: parameters and buffers"));
+  EXPECT_EQ(Find("lifted-inputs", "ir.txt"), nullptr);  // 103 device_data on both sides
+}
+
+TEST_F(ResNetDiff, BatchNormSubstitutionAtFxLevel) {
+  const Finding* found = nullptr;
+  for (const Finding& f : result_->findings) {
+    if (f.id == "op-substitution" &&
+        f.title.find("_native_batch_norm_legit_no_training") != std::string::npos) {
+      found = &f;
+    }
+  }
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->count, 20);
+  EXPECT_EQ(found->graph, "fx_graph.txt");
+  EXPECT_THAT(found->title, HasSubstr("batch_norm"));
+  // In the IR both sides use aten::native_batch_norm: no substitution there.
+  for (const Finding& f : result_->findings) {
+    if (f.id == "op-substitution" && f.graph == "ir.txt") {
+      EXPECT_THAT(f.title, ::testing::Not(HasSubstr("batch_norm"))) << f.title;
+    }
+  }
+}
+
+TEST_F(ResNetDiff, IrSizeDeltaAccountsForEveryAddedNode) {
+  const Finding* f = Find("size-delta", "ir.txt");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->title, "197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)");
+  const GraphPairDiff* ir = nullptr;
+  for (const GraphPairDiff& p : result_->pairs) {
+    if (p.left_source == "ir.txt") ir = &p;
+  }
+  ASSERT_NE(ir, nullptr);
+  EXPECT_EQ(ir->left_nodes, 197u);
+  EXPECT_EQ(ir->right_nodes, 277u);
+  EXPECT_EQ(ir->right_only.size(), 80u);
+  EXPECT_TRUE(ir->left_only.empty());
+  EXPECT_EQ(ir->matched_outputs, 1u);
+  EXPECT_EQ(ir->right_only_outputs.size(), 80u);
+}
+
+TEST_F(ResNetDiff, EmptySymintCounterMoved) {
+  const Finding* f = Find("counter-delta", "metrics.txt");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->title, HasSubstr("xla::empty_symint 120 -> 80"));
+}
+
+TEST_F(ResNetDiff, DumpAgainstItselfIsSame) {
+  for (const Dump* d : {left_, right_}) {
+    absl::StatusOr<DiffResult> r = DiffDumps(*d, *d);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(r->same());
+    EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
+  }
+}
+
+TEST_F(ResNetDiff, RenumberedAndReorderedCopyIsSame) {
+  for (const Dump* d : {left_, right_}) {
+    Dump copy = *d;
+    uint64_t seed = 7;
+    for (DumpFile& f : copy.files) {
+      for (Graph& g : f.graphs) {
+        testing::Mutated renumbered = testing::Renumber(g, seed);
+        testing::Mutated reordered = testing::Reorder(renumbered.graph, seed + 1);
+        reordered.graph.source = g.source;
+        g = std::move(reordered.graph);
+        seed += 2;
+      }
+    }
+    absl::StatusOr<DiffResult> r = DiffDumps(*d, copy);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_TRUE(r->same()) << d->root;
+    EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
+  }
+}
+
+TEST_F(ResNetDiff, GraphSelectorKeepsMatchingPairsOnly) {
+  DiffOptions o;
+  o.graph_selector = "ir.txt";
+  absl::StatusOr<DiffResult> r = DiffDumps(*left_, *right_, o);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->pairs.size(), 1u);
+  EXPECT_EQ(r->pairs[0].left_source, "ir.txt");
+  EXPECT_TRUE(r->metrics.empty());
+  for (const Finding& f : r->findings) EXPECT_EQ(f.graph, "ir.txt");
+}
+
+// Text wrapped at 80 columns, with every line break and indent turned back
+// into one space, so phrases can be searched whatever the wrapping.
+std::string Unwrap(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      out += ' ';
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+TEST(DiffCli, ResNetDifferentExitsOneAndExplains) {
+  testing::CliResult r = testing::RunCli({"diff", kBaseline, kCandidate, "--color=never"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  r.out = Unwrap(r.out);
+  EXPECT_THAT(r.out, HasSubstr("80 extra outputs on the right"));
+  EXPECT_THAT(r.out, HasSubstr("torch.no_grad()"));
+  EXPECT_THAT(r.out, HasSubstr("xla::clone 1 -> 103"));
+  EXPECT_THAT(r.out, HasSubstr("1 -> 103 graph inputs"));
+  EXPECT_THAT(r.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
+  EXPECT_THAT(r.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\x1b[")));
+}
+
+TEST(DiffCli, SameDumpExitsZero) {
+  testing::CliResult r = testing::RunCli({"diff", kCandidate, kCandidate});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("Same up to numbering and order"));
+}
+
+TEST(DiffCli, FormatsAndColor) {
+  testing::CliResult j = testing::RunCli({"diff", kBaseline, kCandidate, "--format", "json"});
+  EXPECT_EQ(j.exit_code, 1) << j.err;
+  EXPECT_EQ(j.out.rfind("{\n  \"schema_version\": 1,", 0), 0u);
+  testing::CliResult m = testing::RunCli({"diff", kBaseline, kCandidate, "--format=markdown"});
+  EXPECT_EQ(m.exit_code, 1) << m.err;
+  EXPECT_THAT(m.out, HasSubstr("### Findings"));
+  testing::CliResult c = testing::RunCli({"diff", kBaseline, kCandidate, "--color=always"});
+  EXPECT_THAT(c.out, HasSubstr("\x1b["));
+  testing::CliResult few = testing::RunCli({"diff", kBaseline, kCandidate, "--max-items", "2"});
+  EXPECT_THAT(few.out, HasSubstr("... and 78 more"));
+}
+
+TEST(DiffCli, TroubleExitsTwo) {
+  testing::CliResult r = testing::RunCli({"diff", "no/such/dir", kCandidate});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("graphdiff: "));
+  std::string bad = testing::WriteTempFile("bad_equiv.json", "{\"classes\": 3}");
+  r = testing::RunCli({"diff", kBaseline, kCandidate, "--equiv", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bad_equiv.json"));
+  std::string broken = testing::WriteTempFile("broken_ir.txt", "IR {\n  %0 = f32[] aten::relu(%7)\n}\n");
+  r = testing::RunCli({"diff", broken, broken});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("broken_ir.txt:2:"));
+  EXPECT_THAT(r.err, HasSubstr("^"));
+}
+
+TEST(DiffCli, LintReportsSingleDumpFindings) {
+  testing::CliResult r = testing::RunCli({"lint", kCandidate});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // the dead expands are warnings
+  EXPECT_THAT(r.out, HasSubstr("dead-constant-expand"));
+  EXPECT_THAT(r.out, HasSubstr("40 dead size-0 expands of constants"));
+  testing::CliResult j = testing::RunCli({"lint", kBaseline, "--format", "json"});
+  EXPECT_NE(j.exit_code, 2) << j.err;
+  EXPECT_THAT(j.out, HasSubstr("\"size-facts\""));
+}
+
+}  // namespace
+}  // namespace graphdiff

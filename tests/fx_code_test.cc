@@ -1,0 +1,499 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <map>
+#include <string>
+#include <vector>
+
+#include "graphdiff/graph.h"
+#include "graphdiff/parse.h"
+#include "gtest/gtest.h"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+using testing::ReadTestdata;
+
+std::vector<Graph> ParseOk(const std::string& text,
+                           std::vector<Diagnostic>* warnings = nullptr) {
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "t.py", {}, warnings);
+  EXPECT_TRUE(gs.ok()) << gs.status();
+  return gs.ok() ? *std::move(gs) : std::vector<Graph>{};
+}
+
+Graph ParseOne(const std::string& text, std::vector<Diagnostic>* warnings = nullptr) {
+  std::vector<Graph> gs = ParseOk(text, warnings);
+  EXPECT_EQ(gs.size(), 1u);
+  return gs.empty() ? Graph{} : std::move(gs[0]);
+}
+
+const Node* Find(const Graph& g, std::string_view name) {
+  for (const Node& n : g.nodes) {
+    if (g.str(n.name) == name) return &n;
+  }
+  return nullptr;
+}
+
+uint32_t Index(const Graph& g, std::string_view name) {
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (g.str(g.nodes[i].name) == name) return static_cast<uint32_t>(i);
+  }
+  ADD_FAILURE() << "no node " << name;
+  return 0;
+}
+
+std::string Attr(const Graph& g, const Node* n, std::string_view key) {
+  if (n == nullptr) return "<no node>";
+  auto v = g.attr(*n, key);
+  return v ? std::string(*v) : "<absent>";
+}
+
+std::map<std::string, int> OpCounts(const Graph& g) {
+  std::map<std::string, int> m;
+  for (const Node& n : g.nodes) ++m[std::string(g.str(n.op))];
+  return m;
+}
+
+// The `graphdiff stats` node count: every node but attribute fetches.
+size_t CountedNodes(const Graph& g) {
+  size_t c = 0;
+  for (const Node& n : g.nodes) c += n.kind != NodeKind::kGetAttr;
+  return c;
+}
+
+std::string ErrorOf(const std::string& text) {
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "bad.py");
+  EXPECT_FALSE(gs.ok());
+  return gs.ok() ? "" : std::string(gs.status().message());
+}
+
+TEST(FxCodeTest, FunctionCallsAndArguments) {
+  Graph g = ParseOne(
+      "def forward(self, primals_1, primals_2):\n"
+      "    relu = torch.ops.aten.relu.default(primals_1);  primals_1 = None\n"
+      "    convolution = torch.ops.aten.convolution.default(relu, primals_2, None, [2, 2], "
+      "[3,3], [1, 1], False, [0, 0], 1)\n"
+      "    cat = torch.cat([relu, convolution], dim = 1)\n"
+      "    mp = torch.ops.xla.max_pool2d_forward.default(relu, [3, 3])\n"
+      "    lin = torch._C._nn.linear(relu, primals_2)\n"
+      "    r2 = torch.nn.functional.relu(lin, inplace = False)\n"
+      "    full = torch.ops.aten.full.default([2], -inf, dtype = torch.float32, "
+      "device = device(type='cpu'), pin_memory = False)\n"
+      "    return (cat, mp, r2, full)\n");
+  EXPECT_EQ(g.kind, GraphKind::kFx);
+  EXPECT_EQ(g.name, "forward");
+  ASSERT_EQ(g.inputs.size(), 2u);
+  EXPECT_EQ(g.str(g.nodes[g.inputs[0]].name), "primals_1");
+  EXPECT_EQ(g.nodes[g.inputs[0]].kind, NodeKind::kInput);
+  EXPECT_EQ(g.str(g.nodes[g.inputs[0]].op), "fx::placeholder");
+  const Node* relu = Find(g, "relu");
+  ASSERT_NE(relu, nullptr);
+  EXPECT_EQ(g.str(relu->op), "aten::relu");
+  EXPECT_EQ(g.str(relu->overload), "default");
+  EXPECT_EQ(g.str(relu->raw_op), "torch.ops.aten.relu.default");
+  EXPECT_EQ(relu->line, 2u);
+  const Node* conv = Find(g, "convolution");
+  ASSERT_EQ(conv->operands.size(), 2u);
+  EXPECT_EQ(conv->operands[0], (ValueRef{Index(g, "relu"), 0}));
+  EXPECT_EQ(Attr(g, conv, "arg2"), "None");
+  EXPECT_EQ(Attr(g, conv, "arg3"), "[2, 2]");
+  EXPECT_EQ(Attr(g, conv, "arg4"), "[3, 3]");  // whitespace normalised
+  EXPECT_EQ(Attr(g, conv, "arg6"), "False");
+  EXPECT_EQ(Attr(g, conv, "arg8"), "1");
+  const Node* cat = Find(g, "cat");
+  EXPECT_EQ(g.str(cat->op), "aten::cat");
+  ASSERT_EQ(cat->operands.size(), 2u);
+  EXPECT_EQ(Attr(g, cat, "arg0"), "[$0, $1]");
+  EXPECT_EQ(Attr(g, cat, "dim"), "1");
+  EXPECT_EQ(g.str(Find(g, "mp")->op), "xla::max_pool2d_forward");
+  EXPECT_EQ(g.str(Find(g, "lin")->op), "aten::linear");
+  EXPECT_EQ(g.str(Find(g, "r2")->op), "aten::relu");
+  EXPECT_EQ(Attr(g, Find(g, "r2"), "inplace"), "False");
+  const Node* full = Find(g, "full");
+  EXPECT_TRUE(full->operands.empty());
+  EXPECT_EQ(Attr(g, full, "arg1"), "-inf");
+  EXPECT_EQ(Attr(g, full, "dtype"), "torch.float32");
+  EXPECT_EQ(Attr(g, full, "device"), "device(type='cpu')");
+  ASSERT_EQ(g.outputs.size(), 4u);
+  EXPECT_EQ(g.outputs[3], (ValueRef{Index(g, "full"), 0}));
+  EXPECT_EQ(g.source.first_line, 1u);
+  EXPECT_EQ(g.source.last_line, 9u);
+  EXPECT_EQ(g.source.file, "t.py");
+}
+
+TEST(FxCodeTest, RenamingValuesKeepsAttributes) {
+  Graph a = ParseOne("def forward(self, x):\n    y = torch.cat([x, x], 0)\n    return y\n");
+  Graph b = ParseOne("def forward(self, q):\n    y = torch.cat([q, q], 0)\n    return y\n");
+  EXPECT_EQ(Attr(a, Find(a, "y"), "arg0"), Attr(b, Find(b, "y"), "arg0"));
+  EXPECT_EQ(Attr(a, Find(a, "y"), "arg0"), "[$0, $1]");
+}
+
+TEST(FxCodeTest, OperatorsMapToAtenOps) {
+  Graph g = ParseOne(
+      "def forward(self, a, b):\n"
+      "    add = a + b\n    sub = a - b\n    mul = a * 3.14\n    div = a / b\n"
+      "    fd = a // 3\n    rem = a % b\n    pw = a ** 2\n    mm = a @ b\n    neg = -a\n"
+      "    eq = a == b\n    ne = a != b\n    lt = a < b\n    le = a <= b\n"
+      "    gt = a > b\n    ge = a >= b\n    ba = a & b\n    bo = a | b\n    bn = ~a\n"
+      "    return (add, sub, mul, div, fd, rem, pw, mm, neg, eq, ne, lt, le, gt, ge, ba, bo, "
+      "bn)\n");
+  const std::map<std::string, std::string> expect = {
+      {"add", "aten::add"}, {"sub", "aten::sub"}, {"mul", "aten::mul"},
+      {"div", "aten::div"}, {"fd", "aten::floor_divide"}, {"rem", "aten::remainder"},
+      {"pw", "aten::pow"}, {"mm", "aten::matmul"}, {"neg", "aten::neg"},
+      {"eq", "aten::eq"}, {"ne", "aten::ne"}, {"lt", "aten::lt"}, {"le", "aten::le"},
+      {"gt", "aten::gt"}, {"ge", "aten::ge"}, {"ba", "aten::bitwise_and"},
+      {"bo", "aten::bitwise_or"}, {"bn", "aten::bitwise_not"}};
+  for (const auto& [name, op] : expect) {
+    const Node* n = Find(g, name);
+    ASSERT_NE(n, nullptr) << name;
+    EXPECT_EQ(g.str(n->op), op) << name;
+  }
+  const Node* mul = Find(g, "mul");
+  ASSERT_EQ(mul->operands.size(), 1u);
+  EXPECT_EQ(Attr(g, mul, "arg1"), "3.14");
+  EXPECT_EQ(g.str(mul->raw_op), "*");
+  EXPECT_EQ(g.outputs.size(), 18u);
+}
+
+TEST(FxCodeTest, AugmentedAssignmentIsNamedByItsAlias) {
+  Graph g = ParseOne(
+      "def forward(self, l_x_ : torch.Tensor):\n"
+      "    a = self.L__self___bn(l_x_)\n"
+      "    a += l_x_;  iadd = a;  a = l_x_ = None\n"
+      "    b = self.L__self___relu(iadd);  iadd = None\n"
+      "    b += 1;  iadd_1 = b;  b = None\n"
+      "    return iadd_1\n");
+  const Node* iadd = Find(g, "iadd");
+  ASSERT_NE(iadd, nullptr);
+  EXPECT_EQ(g.str(iadd->op), "aten::add_");
+  ASSERT_EQ(iadd->operands.size(), 2u);
+  EXPECT_EQ(iadd->operands[0], (ValueRef{Index(g, "a"), 0}));
+  EXPECT_EQ(iadd->operands[1], (ValueRef{0, 0}));
+  EXPECT_EQ(Find(g, "b")->operands[0], (ValueRef{Index(g, "iadd"), 0}));
+  const Node* iadd1 = Find(g, "iadd_1");
+  ASSERT_NE(iadd1, nullptr);
+  EXPECT_EQ(Attr(g, iadd1, "arg1"), "1");
+  ASSERT_EQ(g.outputs.size(), 1u);
+  EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "iadd_1"), 0}));
+  EXPECT_EQ(g.nodes.size(), 5u);
+}
+
+TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
+  Graph g = ParseOne(
+      "def forward(self, x):\n"
+      "    c1 = self.L__self___conv1(x)\n"
+      "    c2 = self.getattr_L__self___layer1___0___conv1(c1)\n"
+      "    c3 = getattr(self.layer1, \"0\").conv1(c2)\n"
+      "    c4 = self.conv1(c3)\n"
+      "    layer_0 = getattr(self.layer, \"0\")(c4)\n"
+      "    p = self.L__self___param\n"
+      "    w = getattr(self.layer1, \"0\").conv1.weight\n"
+      "    _param_constant0 = self._param_constant0\n"
+      "    mean = layer_0.mean([2, 3])\n"
+      "    mx = mean.max(dim = 1)\n"
+      "    return (mx, p, w, _param_constant0)\n");
+  const Node* c1 = Find(g, "c1");
+  EXPECT_EQ(c1->kind, NodeKind::kModuleCall);
+  EXPECT_EQ(Attr(g, c1, "target"), "conv1");
+  EXPECT_EQ(g.str(c1->op), "module::conv1");
+  EXPECT_EQ(g.str(c1->raw_op), "self.L__self___conv1");
+  EXPECT_EQ(Attr(g, Find(g, "c2"), "target"), "layer1.0.conv1");
+  EXPECT_EQ(g.str(Find(g, "c2")->op), "module::layer1.0.conv1");
+  EXPECT_EQ(Attr(g, Find(g, "c3"), "target"), "layer1.0.conv1");
+  EXPECT_EQ(Attr(g, Find(g, "c4"), "target"), "conv1");
+  EXPECT_EQ(Attr(g, Find(g, "layer_0"), "target"), "layer.0");
+  const Node* p = Find(g, "p");
+  EXPECT_EQ(p->kind, NodeKind::kGetAttr);
+  EXPECT_EQ(g.str(p->op), "fx::get_attr");
+  EXPECT_EQ(Attr(g, p, "target"), "param");
+  EXPECT_EQ(Attr(g, Find(g, "w"), "target"), "layer1.0.conv1.weight");
+  EXPECT_EQ(Attr(g, Find(g, "_param_constant0"), "target"), "_param_constant0");
+  const Node* mean = Find(g, "mean");
+  EXPECT_EQ(mean->kind, NodeKind::kMethodCall);
+  EXPECT_EQ(g.str(mean->op), "aten::mean");
+  ASSERT_EQ(mean->operands.size(), 1u);
+  EXPECT_EQ(mean->operands[0], (ValueRef{Index(g, "layer_0"), 0}));
+  EXPECT_EQ(Attr(g, mean, "arg1"), "[2, 3]");
+  EXPECT_EQ(Attr(g, Find(g, "mx"), "dim"), "1");
+  EXPECT_EQ(CountedNodes(g), 8u);  // 1 input, 5 module calls, 2 methods
+}
+
+TEST(FxCodeTest, ProjectionsFoldIntoValueRefs) {
+  Graph g = ParseOne(
+      "def forward(self, x):\n"
+      "    bn = torch.ops.aten._native_batch_norm_legit_no_training.default(x, None, None, "
+      "None, None, 0.1, 1e-05)\n"
+      "    getitem = bn[0]\n"
+      "    getitem_2 = bn[2];  bn = None\n"
+      "    max_1 = torch.max(getitem, dim = 1)\n"
+      "    getattr_1 = max_1.indices\n"
+      "    shape = x.shape\n"
+      "    sl = x[(slice(None, None, None), 0)]\n"
+      "    g0 = shape[0]\n"
+      "    l_x_ = x\n"
+      "    return (getitem, getitem_2, getattr_1, sl, g0, l_x_)\n");
+  const uint32_t bn = Index(g, "bn");
+  EXPECT_EQ(Find(g, "getitem"), nullptr);
+  EXPECT_EQ(g.nodes[bn].results.size(), 3u);
+  EXPECT_EQ(g.nodes[bn].num_outputs(), 3u);
+  EXPECT_EQ(Attr(g, &g.nodes[bn], "arg6"), "1e-05");
+  ASSERT_EQ(g.outputs.size(), 6u);
+  EXPECT_EQ(g.outputs[0], (ValueRef{bn, 0}));
+  EXPECT_EQ(g.outputs[1], (ValueRef{bn, 2}));
+  EXPECT_EQ(g.outputs[2], (ValueRef{Index(g, "max_1"), 1}));
+  EXPECT_EQ(g.nodes[Index(g, "max_1")].operands[0], (ValueRef{bn, 0}));
+  const Node* shape = Find(g, "shape");
+  EXPECT_EQ(g.str(shape->op), "builtins::getattr");
+  EXPECT_EQ(Attr(g, shape, "arg1"), "\"shape\"");
+  const Node* sl = Find(g, "sl");
+  EXPECT_EQ(g.str(sl->op), "aten::getitem");
+  EXPECT_EQ(Attr(g, sl, "arg1"), "(slice(None, None, None), 0)");
+  EXPECT_EQ(g.str(Find(g, "g0")->op), "aten::getitem");  // shape is not a call
+  EXPECT_EQ(g.outputs[5], (ValueRef{0, 0}));               // alias of x
+  EXPECT_EQ(Find(g, "l_x_"), nullptr);
+}
+
+TEST(FxCodeTest, AnnotationsInEveryForm) {
+  Graph g = ParseOne(
+      "def forward(self, a: f32[2, 4], b: \"f32[64, 3, 7, 7][147, 49, 7, 1]cpu\", "
+      "c: \"Sym(s0)\", d: \"bf16[s0, 3]\", e : torch.Tensor, f: \"i64[]\"):\n"
+      "    t: \"f32[4, 2][1, 4]cuda:0\" = torch.ops.aten.t.default(a)\n"
+      "    return (t,)\n");
+  ASSERT_EQ(g.inputs.size(), 6u);
+  const TensorType& a = g.nodes[g.inputs[0]].results.at(0);
+  EXPECT_EQ(a.dtype, DType::kF32);
+  ASSERT_EQ(a.dims.size(), 2u);
+  EXPECT_EQ(a.dims[1].value, 4);
+  const TensorType& b = g.nodes[g.inputs[1]].results.at(0);
+  EXPECT_EQ(b.dims.size(), 4u);
+  EXPECT_EQ(b.strides, (std::vector<int64_t>{147, 49, 7, 1}));
+  EXPECT_EQ(g.str(b.device), "cpu");
+  const Node& c = g.nodes[g.inputs[2]];
+  EXPECT_EQ(c.results.at(0).dtype, DType::kS64);
+  EXPECT_TRUE(c.results.at(0).rank_known);
+  EXPECT_TRUE(c.results.at(0).dims.empty());
+  EXPECT_EQ(Attr(g, &c, "sym"), "s0");
+  const TensorType& d = g.nodes[g.inputs[3]].results.at(0);
+  EXPECT_EQ(d.dtype, DType::kBF16);
+  EXPECT_EQ(d.dims[0].kind, Dim::Kind::kSymbolic);
+  EXPECT_EQ(g.str(d.dims[0].symbol), "s0");
+  EXPECT_TRUE(g.nodes[g.inputs[4]].results.empty());
+  EXPECT_TRUE(g.nodes[g.inputs[5]].results.at(0).rank_known);
+  const Node* t = Find(g, "t");
+  EXPECT_EQ(g.str(t->results.at(0).device), "cuda:0");
+  EXPECT_EQ(t->results.at(0).strides, (std::vector<int64_t>{1, 4}));
+}
+
+TEST(FxCodeTest, FramesFromFileComments) {
+  Graph g = ParseOne(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        # File: /m.py:5 in forward, code: y = x.relu()\n"
+      "        relu = torch.relu(x)\n"
+      "        \n"
+      "        # No stacktrace found for following nodes\n"
+      "        neg = -relu\n"
+      "        return neg\n");
+  EXPECT_EQ(g.name, "GraphModule");
+  EXPECT_EQ(g.str(Find(g, "relu")->frame), "/m.py:5 in forward, code: y = x.relu()");
+  EXPECT_EQ(Find(g, "relu")->line, 4u);
+  EXPECT_TRUE(Find(g, "neg")->frame.empty());
+  EXPECT_TRUE(Find(g, "x")->frame.empty());
+}
+
+TEST(FxCodeTest, ReturnForms) {
+  EXPECT_EQ(ParseOne("def forward(self, x):\n    return x\n").outputs.size(), 1u);
+  EXPECT_EQ(ParseOne("def forward(self, x):\n    return [x]\n").outputs.size(), 1u);
+  EXPECT_EQ(ParseOne("def forward(self, x):\n    return (x, (x, x))\n").outputs.size(), 3u);
+  std::vector<Diagnostic> w;
+  Graph g = ParseOne(
+      "def forward(self, x, y):\n"
+      "    return [\n"
+      "        x,  # PlainAOTOutput(idx=0)\n"
+      "        None,  # PlainAOTOutput(idx=1)\n"
+      "        y,  # PlainAOTOutput(idx=2)\n"
+      "    ]\n",
+      &w);
+  ASSERT_EQ(g.outputs.size(), 2u);
+  EXPECT_EQ(g.outputs[1], (ValueRef{1, 0}));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].line, 4u);
+}
+
+TEST(FxCodeTest, PytreeFlattenAndUnflatten) {
+  Graph g = ParseOne(
+      "class joint_helper(torch.nn.Module):\n"
+      "    def forward(self, primals, tangents):\n"
+      "        primals_1: \"f32[3, 3][3, 1]cpu\"; primals_2: \"f32[3][1]cpu\"; "
+      "tangents_1: \"f32[3, 3][3, 1]cpu\"; \n"
+      "        primals_1, primals_2, tangents_1, = fx_pytree.tree_flatten_spec([primals, "
+      "tangents], self._in_spec)\n"
+      "        mul = torch.ops.aten.mul.Tensor(tangents_1, primals_1)\n"
+      "        return pytree.tree_unflatten([mul, None], self._out_spec)\n");
+  ASSERT_EQ(g.inputs.size(), 3u);
+  EXPECT_EQ(g.str(g.nodes[g.inputs[0]].name), "primals_1");
+  EXPECT_EQ(g.str(g.nodes[g.inputs[2]].name), "tangents_1");
+  EXPECT_EQ(g.nodes[g.inputs[1]].results.at(0).dims.size(), 1u);
+  EXPECT_EQ(Find(g, "primals"), nullptr);
+  ASSERT_EQ(g.outputs.size(), 1u);
+  EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "mul"), 0}));
+  EXPECT_EQ(g.name, "joint_helper");
+}
+
+TEST(FxCodeTest, LogsWithBannersPrefixesAndManyGraphs) {
+  const std::string text =
+      "[2024-04-30 17:13:04,190] [0/0] torch._dynamo.output_graph: [INFO] Step 2\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG] "
+      "TRACED GRAPH\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]  "
+      "===== __compiled_fn_1 =====\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]  "
+      "<eval_with_key>.0 class GraphModule(torch.nn.Module):\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]     "
+      "def forward(self, L_x_ : torch.Tensor):\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]       "
+      "  l_x_ = L_x_\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]       "
+      "  sin = torch.sin(l_x_);  l_x_ = None\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]       "
+      "  return (sin,)\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code] TRACED GRAPH\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code]  ===== __compiled_fn_3 =====\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code]  /x/_lazy_graph_module.py class GraphModule(torch.nn.Module):\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code]     def forward(self, L_y_: \"f32[4][1]cpu\"):\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code]         l_y_ = L_y_\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code]         cos: \"f32[4][1]cpu\" = torch.cos(l_y_);  l_y_ = None\n"
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [1/0] "
+      "[__graph_code]         return (cos,)\n";
+  std::vector<Graph> gs = ParseOk(text);
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_EQ(gs[0].name, "__compiled_fn_1");
+  EXPECT_EQ(gs[0].source.graph_name, "GraphModule");
+  EXPECT_EQ(gs[1].name, "__compiled_fn_3");
+  EXPECT_EQ(gs[0].inputs.size(), 1u);
+  EXPECT_EQ(gs[0].str(gs[0].nodes[1].op), "aten::sin");
+  EXPECT_EQ(gs[0].nodes[1].line, 7u);
+  EXPECT_EQ(gs[0].source.first_line, 5u);
+  EXPECT_EQ(gs[1].source.first_line, 12u);
+  EXPECT_EQ(gs[1].source.record_index, 1u);
+  ASSERT_EQ(gs[1].outputs.size(), 1u);
+  EXPECT_EQ(gs[1].nodes[1].results.at(0).dims.size(), 1u);
+}
+
+TEST(FxCodeTest, NestedSubgraphClassesBecomeGraphs) {
+  const std::string text =
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self, L_x_: \"f32[8]\"):\n"
+      "        l_x_ = L_x_\n"
+      "        subgraph_0 = self.subgraph_0\n"
+      "        invoke_subgraph = torch.ops.higher_order.invoke_subgraph(subgraph_0, "
+      "'subgraph_0', l_x_);  subgraph_0 = l_x_ = None\n"
+      "        getitem: \"f32[8]\" = invoke_subgraph[0];  invoke_subgraph = None\n"
+      "        return (getitem,)\n"
+      "\n"
+      "    class subgraph_0(torch.nn.Module):\n"
+      "        def forward(self, l_x_: \"f32[8]\"):\n"
+      "            sin: \"f32[8]\" = torch.sin(l_x_);  l_x_ = None\n"
+      "            return (sin,)\n";
+  std::vector<Graph> gs = ParseOk(text);
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_EQ(gs[0].name, "GraphModule");
+  EXPECT_EQ(gs[1].name, "subgraph_0");
+  const Node* call = Find(gs[0], "invoke_subgraph");
+  ASSERT_NE(call, nullptr);
+  EXPECT_EQ(gs[0].str(call->op), "higher_order::invoke_subgraph");
+  EXPECT_EQ(Attr(gs[0], call, "subgraph"), "subgraph_0");
+  EXPECT_EQ(Attr(gs[0], call, "arg1"), "'subgraph_0'");
+  EXPECT_EQ(call->results.at(0).dtype, DType::kF32);
+  EXPECT_EQ(gs[1].nodes.size(), 2u);
+  EXPECT_EQ(gs[1].source.first_line, 10u);
+}
+
+TEST(FxCodeTest, UnknownPythonIsSkippedWithAWarning) {
+  std::vector<Diagnostic> w;
+  Graph g = ParseOne(
+      "def forward(self, x):\n"
+      "    assert x is not None\n"
+      "    pass\n"
+      "    y = [a for a in x]\n"
+      "    z = torch.relu(x)\n"
+      "    return z\n",
+      &w);
+  EXPECT_EQ(w.size(), 3u);
+  EXPECT_EQ(g.nodes.size(), 2u);
+}
+
+TEST(FxCodeTest, Errors) {
+  std::string e = ErrorOf("def forward(self, x):\n    y = torch.relu(nope)\n    return y\n");
+  EXPECT_NE(e.find("bad.py:2:20: undefined name 'nope'"), std::string::npos) << e;
+  EXPECT_NE(e.find("\n                   ^"), std::string::npos) << e;
+  e = ErrorOf("def forward(self, x):\n    y = torch.relu(x\n");
+  EXPECT_NE(e.find("bad.py:2:19:"), std::string::npos) << e;
+  e = ErrorOf("def forward(self, x):\n    y = torch.relu(x))\n    return y\n");
+  EXPECT_NE(e.find("bad.py:2:22:"), std::string::npos) << e;
+  e = ErrorOf("def forward(self, x):\n    y = \x01\x02\n");
+  EXPECT_NE(e.find("bad.py:2:9:"), std::string::npos) << e;
+  e = ErrorOf("def forward(self, x):\n    y = \n");
+  EXPECT_NE(e.find("bad.py:2:"), std::string::npos) << e;
+  e = ErrorOf("def forward(self, x):\n    return nope\n");
+  EXPECT_NE(e.find("bad.py:2:12:"), std::string::npos) << e;
+  e = ErrorOf("");
+  EXPECT_NE(e.find("empty"), std::string::npos) << e;
+  e = ErrorOf("just some text\n");
+  EXPECT_NE(e.find("def forward"), std::string::npos) << e;
+}
+
+TEST(FxCodeTest, ResNet18AotGraph) {
+  std::string text = ReadTestdata("resnet18-xla5430/openxla/fx_graph.txt");
+  Graph g = ParseOne(text);
+  EXPECT_EQ(g.inputs.size(), 103u);
+  EXPECT_EQ(g.outputs.size(), 81u);
+  std::map<std::string, int> ops = OpCounts(g);
+  EXPECT_EQ(ops["aten::_native_batch_norm_legit_no_training"], 20);
+  EXPECT_EQ(ops["aten::t"], 1);
+  EXPECT_EQ(ops["aten::convolution"], 20);
+  EXPECT_EQ(ops["xla::max_pool2d_forward"], 1);
+  EXPECT_EQ(ops["aten::addmm"], 1);
+  EXPECT_EQ(ops.count("aten::getitem"), 0u);
+  EXPECT_EQ(Find(g, "getitem"), nullptr);
+  // 103 placeholders + 130 assignments - 60 getitem projections.
+  EXPECT_EQ(CountedNodes(g), 173u);
+  for (const Node& n : g.nodes) {
+    if (g.str(n.op) == "aten::_native_batch_norm_legit_no_training") {
+      EXPECT_EQ(n.results.size(), 3u);
+    }
+  }
+}
+
+TEST(FxCodeTest, ResNet18DynamoGraph) {
+  std::string text = ReadTestdata("resnet18-xla5430/torchxla_trace_once/fx_graph.txt");
+  Graph g = ParseOne(text);
+  ASSERT_EQ(g.inputs.size(), 1u);
+  EXPECT_EQ(g.str(g.nodes[g.inputs[0]].name), "l_x_");
+  EXPECT_EQ(g.outputs.size(), 1u);
+  EXPECT_EQ(Attr(g, Find(g, "getattr_l__self___layer1___0___conv1"), "target"),
+            "layer1.0.conv1");
+  EXPECT_EQ(Attr(g, Find(g, "getattr_l__self___layer2___0___downsample_0"), "target"),
+            "layer2.0.downsample_0");
+  std::map<std::string, int> ops = OpCounts(g);
+  EXPECT_EQ(ops["aten::add_"], 8);
+  EXPECT_EQ(ops["aten::flatten"], 1);
+  EXPECT_EQ(ops["module::layer1.0.conv1"], 1);
+  for (const char* name : {"iadd", "iadd_1", "iadd_7"}) {
+    const Node* n = Find(g, name);
+    ASSERT_NE(n, nullptr) << name;
+    EXPECT_EQ(g.str(n->op), "aten::add_");
+  }
+  // 1 placeholder + 61 assignments + 8 in-place adds.
+  EXPECT_EQ(CountedNodes(g), 70u);
+  EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "l__self___fc"), 0}));
+}
+
+}  // namespace
+}  // namespace graphdiff

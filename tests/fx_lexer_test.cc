@@ -1,0 +1,152 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "parse/fx_lexer.h"
+
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "parse/fx_unwrap.h"
+
+namespace graphdiff {
+namespace {
+
+struct Lexed {
+  std::vector<FxLine> lines;
+  std::vector<FxToken> code, comments;
+  FxLexError error;
+  bool ok = false;
+};
+
+// Lexes the first logical line of `text`. The text must outlive the result.
+void LexFirst(const std::string& text, Lexed* out) {
+  out->lines = SplitFxLines(text);
+  FxLexer lexer(out->lines);
+  out->ok = lexer.NextLogicalLine(&out->code, &out->comments, &out->error);
+}
+
+std::vector<std::string> Texts(const std::vector<FxToken>& toks) {
+  std::vector<std::string> out;
+  for (const FxToken& t : toks) {
+    if (t.kind != FxTok::kNewline) out.emplace_back(t.text);
+  }
+  return out;
+}
+
+TEST(FxLexerTest, NumbersIncludingExponentsInfAndNan) {
+  std::string text = "x = f(1e-05, 0.1, -inf, inf, nan, 3, 2.5e+3, 0x1f)\n";
+  Lexed l;
+  LexFirst(text, &l);
+  ASSERT_TRUE(l.ok) << l.error.message;
+  std::vector<std::string> numbers;
+  for (const FxToken& t : l.code) {
+    if (t.kind == FxTok::kNumber) numbers.emplace_back(t.text);
+  }
+  EXPECT_EQ(numbers, (std::vector<std::string>{"1e-05", "0.1", "inf", "inf", "nan", "3",
+                                               "2.5e+3", "0x1f"}));
+}
+
+TEST(FxLexerTest, StringsWithBothQuotesAndEscapes) {
+  std::string text = R"(x = g('a\'b', "c\"d", 'e"f', b'z'))" "\n";
+  Lexed l;
+  LexFirst(text, &l);
+  ASSERT_TRUE(l.ok) << l.error.message;
+  std::vector<std::string> strings;
+  for (const FxToken& t : l.code) {
+    if (t.kind == FxTok::kString) strings.emplace_back(t.text);
+  }
+  EXPECT_EQ(strings, (std::vector<std::string>{R"('a\'b')", R"("c\"d")", R"('e"f')",
+                                               "b'z'"}));
+}
+
+TEST(FxLexerTest, OperatorsLongestMatch) {
+  std::string text = "a //= b ** c // d @ e += f != g -> h\n";
+  Lexed l;
+  LexFirst(text, &l);
+  ASSERT_TRUE(l.ok);
+  EXPECT_EQ(Texts(l.code), (std::vector<std::string>{"a", "//=", "b", "**", "c", "//", "d",
+                                                     "@", "e", "+=", "f", "!=", "g", "->",
+                                                     "h"}));
+}
+
+TEST(FxLexerTest, BracketsContinueAcrossLinesAndCommentsAreKept) {
+  std::string text =
+      "return [\n"
+      "    a,  # PlainAOTOutput(idx=0)\n"
+      "    (b, {c: [d]}),\n"
+      "]\n"
+      "next_line\n";
+  std::vector<FxLine> lines = SplitFxLines(text);
+  FxLexer lexer(lines);
+  std::vector<FxToken> code, comments;
+  FxLexError err;
+  ASSERT_TRUE(lexer.NextLogicalLine(&code, &comments, &err)) << err.message;
+  EXPECT_EQ(code.back().kind, FxTok::kNewline);
+  ASSERT_EQ(comments.size(), 1u);
+  EXPECT_EQ(comments[0].text, "# PlainAOTOutput(idx=0)");
+  EXPECT_EQ(comments[0].line, 1u);
+  EXPECT_EQ(lexer.line_index(), 4u);
+  ASSERT_TRUE(lexer.NextLogicalLine(&code, &comments, &err));
+  EXPECT_EQ(Texts(code), std::vector<std::string>{"next_line"});
+}
+
+TEST(FxLexerTest, CommentLineIsItsOwnLogicalLine) {
+  std::string text = "    # File: /m.py:3 in forward, code: return x\n";
+  Lexed l;
+  LexFirst(text, &l);
+  ASSERT_TRUE(l.ok);
+  ASSERT_EQ(l.code.size(), 1u);
+  ASSERT_EQ(l.comments.size(), 1u);
+  EXPECT_EQ(l.comments[0].kind, FxTok::kComment);
+}
+
+TEST(FxLexerTest, Errors) {
+  Lexed l;
+  LexFirst("x = f('abc)\n", &l);
+  EXPECT_FALSE(l.ok);
+  EXPECT_EQ(l.error.col, 6u);
+  LexFirst("x = f(a]\n", &l);
+  EXPECT_FALSE(l.ok);
+  EXPECT_EQ(l.error.col, 7u);
+  LexFirst("x = f(a, \n", &l);
+  EXPECT_FALSE(l.ok);
+  EXPECT_NE(l.error.message.find("never closed"), std::string::npos);
+  LexFirst(std::string("x = \x01 f\n"), &l);
+  EXPECT_FALSE(l.ok);
+  LexFirst("x = a $ b\n", &l);
+  EXPECT_FALSE(l.ok);
+  // A new definition inside an open bracket means truncation.
+  LexFirst("x = f(a,\ndef forward(self):\n", &l);
+  EXPECT_FALSE(l.ok);
+  EXPECT_EQ(l.error.line, 0u);
+  EXPECT_EQ(l.error.col, 5u);
+}
+
+TEST(FxUnwrapTest, LogPrefixesOfBothStyles) {
+  const std::string a =
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG]  "
+      "===== __compiled_fn_1 =====";
+  size_t n = FxLogPrefixLength(a);
+  EXPECT_EQ(a.substr(n), " ===== __compiled_fn_1 =====");
+  const std::string b =
+      "V0120 22:19:37.029000 2343082 torch/_dynamo/output_graph.py:1983] [0/0] "
+      "[__graph_code]     def forward(self, L_x_: \"f32[4]\"):";
+  n = FxLogPrefixLength(b);
+  EXPECT_EQ(b.substr(n), "    def forward(self, L_x_: \"f32[4]\"):");
+  const std::string c = "[rank0]:[2024-04-30 17:13:04,191] [0/0] x.y: [INFO] TRACED GRAPH";
+  EXPECT_EQ(c.substr(FxLogPrefixLength(c)), "TRACED GRAPH");
+  EXPECT_EQ(FxLogPrefixLength("    x = y"), 0u);
+  EXPECT_EQ(FxLogPrefixLength("[a, b]"), 0u);
+  EXPECT_EQ(FxLogPrefixLength("V = 3"), 0u);
+}
+
+TEST(FxUnwrapTest, BannersAndClasses) {
+  EXPECT_EQ(FxBannerName(" ===== Forward graph 0 ====="), "Forward graph 0");
+  EXPECT_EQ(FxBannerName("===== x"), "");
+  EXPECT_EQ(FxClassName("class GraphModule(torch.nn.Module):"), "GraphModule");
+  EXPECT_EQ(FxClassName(" <eval_with_key>.0 class <lambda>(torch.nn.Module):"), "<lambda>");
+  EXPECT_EQ(FxClassName("    class subgraph_0(torch.nn.Module):"), "subgraph_0");
+  EXPECT_EQ(FxClassName("x = classify(a)"), "");
+}
+
+}  // namespace
+}  // namespace graphdiff

@@ -1,0 +1,241 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Reports: golden files for the three formats on the ResNet-18 case
+// (GRAPHDIFF_UPDATE_GOLDENS=1 rewrites them), the JSON round trip, and the
+// text and Markdown rules (width, caps, colour, escaping).
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "graphdiff/diff.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/report.h"
+#include "gtest/gtest.h"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+DiffResult ResNet() {
+  absl::StatusOr<Dump> l = LoadDump(testing::TestdataPath("resnet18-xla5430/torchxla_trace_once"));
+  absl::StatusOr<Dump> r = LoadDump(testing::TestdataPath("resnet18-xla5430/openxla"));
+  EXPECT_TRUE(l.ok()) << l.status();
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (!l.ok() || !r.ok()) return {};
+  absl::StatusOr<DiffResult> d = DiffDumps(*l, *r);
+  EXPECT_TRUE(d.ok()) << d.status();
+  if (!d.ok()) return {};
+  // LoadDump keeps the root as named (absolute here); goldens name it as a
+  // user in testdata/ would.
+  d->left_root = "resnet18-xla5430/torchxla_trace_once";
+  d->right_root = "resnet18-xla5430/openxla";
+  return *std::move(d);
+}
+
+void CheckGolden(const std::string& name, const std::string& actual) {
+  std::string path = testing::TestdataPath("golden/" + name);
+  const char* update = std::getenv("GRAPHDIFF_UPDATE_GOLDENS");
+  if (update != nullptr && std::string(update) == "1") {
+    std::ofstream f(path, std::ios::binary);
+    f << actual;
+    ASSERT_TRUE(f.good()) << "cannot write " << path;
+    return;
+  }
+  std::string expected = testing::ReadTestdata("golden/" + name);
+  EXPECT_EQ(actual, expected) << "golden " << name
+                              << " differs; rerun with GRAPHDIFF_UPDATE_GOLDENS=1 if the "
+                                 "change is intended";
+}
+
+TEST(ReportGolden, ResNet18Text) {
+  std::string text = RenderDiff(ResNet(), ReportFormat::kText);
+  CheckGolden("resnet18.txt", text);
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_LE(line.size(), 80u) << line;
+  EXPECT_THAT(text, Not(HasSubstr(GRAPHDIFF_TESTDATA_DIR)));
+}
+
+TEST(ReportGolden, ResNet18Json) {
+  std::string json = RenderDiff(ResNet(), ReportFormat::kJson);
+  CheckGolden("resnet18.json", json);
+  EXPECT_THAT(json, Not(HasSubstr(GRAPHDIFF_TESTDATA_DIR)));
+}
+
+TEST(ReportGolden, ResNet18Markdown) {
+  std::string md = RenderDiff(ResNet(), ReportFormat::kMarkdown);
+  CheckGolden("resnet18.md", md);
+  EXPECT_THAT(md, Not(HasSubstr(GRAPHDIFF_TESTDATA_DIR)));
+}
+
+void ExpectSameFinding(const Finding& a, const Finding& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.severity, b.severity);
+  EXPECT_EQ(a.title, b.title);
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.graph, b.graph);
+  EXPECT_EQ(a.explanation, b.explanation);
+  EXPECT_EQ(a.hint, b.hint);
+  EXPECT_EQ(a.related, b.related);
+  EXPECT_EQ(a.evidence_omitted, b.evidence_omitted);
+  ASSERT_EQ(a.evidence.size(), b.evidence.size());
+  for (size_t i = 0; i < a.evidence.size(); ++i) {
+    EXPECT_EQ(a.evidence[i].side, b.evidence[i].side);
+    EXPECT_EQ(a.evidence[i].source, b.evidence[i].source);
+    EXPECT_EQ(a.evidence[i].line, b.evidence[i].line);
+    EXPECT_EQ(a.evidence[i].node, b.evidence[i].node);
+    EXPECT_EQ(a.evidence[i].op, b.evidence[i].op);
+    EXPECT_EQ(a.evidence[i].note, b.evidence[i].note);
+  }
+}
+
+TEST(ReportJson, RoundTripKeepsStructsAndSchemaInStep) {
+  DiffResult r = ResNet();
+  ASSERT_FALSE(r.pairs.empty());
+  nlohmann::ordered_json j = DiffResultToJson(r);
+  absl::StatusOr<DiffResult> back = DiffResultFromJson(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(DiffResultToJson(*back).dump(), j.dump());
+  EXPECT_EQ(back->left_root, r.left_root);
+  EXPECT_EQ(back->same(), r.same());
+  ASSERT_EQ(back->pairs.size(), r.pairs.size());
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const GraphPairDiff& a = r.pairs[i];
+    const GraphPairDiff& b = back->pairs[i];
+    EXPECT_EQ(a.left_source, b.left_source);
+    EXPECT_EQ(a.how, b.how);
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.right_nodes, b.right_nodes);
+    EXPECT_EQ(a.op_delta, b.op_delta);
+    EXPECT_EQ(a.right_only, b.right_only);
+    EXPECT_EQ(a.right_only_outputs, b.right_only_outputs);
+    ASSERT_EQ(a.pairs.size(), b.pairs.size());
+    for (size_t k = 0; k < a.pairs.size(); ++k) {
+      EXPECT_EQ(a.pairs[k].left, b.pairs[k].left);
+      EXPECT_EQ(a.pairs[k].reasons, b.pairs[k].reasons);
+      EXPECT_EQ(a.pairs[k].matcher, b.pairs[k].matcher);
+      EXPECT_EQ(a.pairs[k].detail, b.pairs[k].detail);
+    }
+    EXPECT_TRUE(b.alignment.pairs.empty());  // documented: not serialised
+  }
+  ASSERT_EQ(back->metrics.size(), r.metrics.size());
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    ASSERT_EQ(back->metrics[i].counters.size(), r.metrics[i].counters.size());
+    for (size_t k = 0; k < r.metrics[i].counters.size(); ++k) {
+      EXPECT_EQ(back->metrics[i].counters[k].left, r.metrics[i].counters[k].left);
+      EXPECT_EQ(back->metrics[i].counters[k].right, r.metrics[i].counters[k].right);
+    }
+  }
+  ASSERT_EQ(back->findings.size(), r.findings.size());
+  for (size_t i = 0; i < r.findings.size(); ++i) ExpectSameFinding(r.findings[i], back->findings[i]);
+}
+
+TEST(ReportJson, KeyOrderAndRejections) {
+  nlohmann::ordered_json j = DiffResultToJson(ResNet());
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"schema_version", "summary", "pairs", "unpaired",
+                                            "metrics", "findings"}));
+  nlohmann::json bad = nlohmann::json::parse(j.dump());
+  bad["schema_version"] = 2;
+  EXPECT_FALSE(DiffResultFromJson(bad).ok());
+  bad = nlohmann::json::parse(j.dump());
+  bad["findings"][0]["severity"] = "fatal";
+  absl::StatusOr<DiffResult> r = DiffResultFromJson(bad);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("severity"));
+  bad = nlohmann::json::parse(j.dump());
+  bad["pairs"][0]["pairs"][0]["reasons"] = {"gremlins"};
+  EXPECT_FALSE(DiffResultFromJson(bad).ok());
+  EXPECT_FALSE(FindingsFromJson(nlohmann::json::object()).ok());
+}
+
+DiffResult Hostile() {
+  DiffResult r;
+  r.left_root = "a";
+  r.right_root = "b";
+  GraphPairDiff p;
+  p.left_source = p.right_source = "ir|<x>.txt";
+  p.right_only = {"%1"};
+  p.right_outputs = 1;
+  p.right_only_outputs = {"%1"};
+  r.pairs.push_back(p);
+  Finding f;
+  f.id = "extra-outputs";
+  f.severity = Severity::kWarning;
+  f.count = 30;
+  f.title = "a *bold* [link](http://x) <script>alert(1)</script> | pipe";
+  f.graph = "ir|<x>.txt";
+  f.explanation = std::string(300, 'w') + " short words after a very long one";
+  for (int i = 0; i < 30; ++i) {
+    f.evidence.push_back({"right", "ir.txt", static_cast<uint32_t>(i + 1),
+                          "%" + std::to_string(i), "aten::relu", "`tick` _under_"});
+  }
+  r.findings.push_back(f);
+  return r;
+}
+
+TEST(ReportMarkdown, EscapesDumpText) {
+  std::string md = RenderDiffMarkdown(Hostile());
+  EXPECT_THAT(md, Not(HasSubstr("<script>")));
+  EXPECT_THAT(md, HasSubstr("&lt;script&gt;"));
+  EXPECT_THAT(md, HasSubstr("\\*bold\\*"));
+  EXPECT_THAT(md, HasSubstr("ir\\|&lt;x&gt;.txt"));
+  EXPECT_THAT(md, HasSubstr("\\`tick\\` \\_under\\_"));
+  EXPECT_THAT(md, HasSubstr("- ... and 10 more"));
+}
+
+TEST(ReportText, CapsListsAndColoursOnlyWhenAsked) {
+  RenderOptions o;
+  o.max_items = 5;
+  std::string text = RenderDiffText(Hostile(), o);
+  EXPECT_THAT(text, HasSubstr("... and 25 more"));
+  EXPECT_THAT(text, Not(HasSubstr("\x1b[")));
+  o.color = true;
+  std::string colored = RenderDiffText(Hostile(), o);
+  EXPECT_THAT(colored, HasSubstr("\x1b[33m[warning]\x1b[0m"));
+  o.max_items = 0;
+  text = RenderDiffText(Hostile(), o);
+  EXPECT_THAT(text, Not(HasSubstr("more\n")));
+}
+
+TEST(ReportText, SameVerdict) {
+  DiffResult r;
+  r.left_root = "a";
+  r.right_root = "b";
+  GraphPairDiff p;
+  p.left_source = p.right_source = "ir.txt";
+  r.pairs.push_back(p);
+  ASSERT_TRUE(r.same());
+  std::string text = RenderDiffText(r);
+  EXPECT_THAT(text, HasSubstr("Same up to numbering and order: 1 graph pair"));
+  EXPECT_THAT(text, Not(HasSubstr("Findings")));
+}
+
+TEST(ReportLint, AllFormats) {
+  LintReport r{"dump", Hostile().findings};
+  EXPECT_THAT(RenderLint(r, ReportFormat::kText), HasSubstr("graphdiff lint: dump"));
+  nlohmann::json j = nlohmann::json::parse(RenderLint(r, ReportFormat::kJson));
+  EXPECT_EQ(j["schema_version"], 1);
+  absl::StatusOr<std::vector<Finding>> back = FindingsFromJson(j["findings"]);
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->size(), 1u);
+  ExpectSameFinding((*back)[0], r.findings[0]);
+  EXPECT_THAT(RenderLint(r, ReportFormat::kMarkdown), HasSubstr("## graphdiff lint: dump"));
+  EXPECT_THAT(RenderLint({"x", {}}, ReportFormat::kText), HasSubstr("No findings."));
+}
+
+TEST(ReportFormatName, Parses) {
+  EXPECT_EQ(*ParseReportFormat("md"), ReportFormat::kMarkdown);
+  EXPECT_EQ(*ParseReportFormat("json"), ReportFormat::kJson);
+  EXPECT_FALSE(ParseReportFormat("html").ok());
+}
+
+}  // namespace
+}  // namespace graphdiff

@@ -1,0 +1,245 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <string>
+#include <vector>
+
+#include "graphdiff/parse.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::vector<Graph> MustParse(const std::string& text, std::vector<Diagnostic>* warnings = nullptr,
+                             const ParseOptions& options = {}) {
+  absl::StatusOr<std::vector<Graph>> gs = ParseSaveFile(text, "s.txt", options, warnings);
+  EXPECT_TRUE(gs.ok()) << gs.status().message();
+  return gs.ok() ? *std::move(gs) : std::vector<Graph>();
+}
+
+std::string Fixture(const std::string& name) {
+  return testing::ReadTestdata("fixtures/ir/" + name);
+}
+
+TEST(SaveFileTest, OldHashesFramingFoldsRepeatsAndNamesByUserFrame) {
+  std::vector<Graph> gs = MustParse(Fixture("xla_old_hashes.txt"));
+  ASSERT_EQ(gs.size(), 2u);
+  const Graph& a = gs[0];
+  EXPECT_EQ(a.source.repeat_count, 2u);
+  EXPECT_EQ(a.source.record_index, 0u);
+  EXPECT_EQ(a.source.file, "s.txt");
+  EXPECT_EQ(a.source.first_line, 1u);
+  EXPECT_EQ(a.source.last_line, 16u);
+  ASSERT_EQ(a.source.frames.size(), 3u);
+  EXPECT_EQ(a.source.frames[1], "train_step (/home/user/train.py:15)");
+  EXPECT_THAT(a.source.hashes, ElementsAre("8d1b7c3e0f2a4b5c6d7e8f9012345678"));
+  EXPECT_TRUE(a.source.graph_hash.empty());
+  // The innermost frame outside torch_xla names the graph.
+  EXPECT_EQ(a.name, "train_step (/home/user/train.py:15)");
+  ASSERT_EQ(a.nodes.size(), 3u);
+  EXPECT_EQ(a.nodes[0].line, 11u);  // lines count from the file, not the record
+  EXPECT_THAT(a.outputs, ElementsAre(ValueRef{2, 0}));
+
+  const Graph& b = gs[1];
+  EXPECT_EQ(b.source.repeat_count, 1u);
+  EXPECT_EQ(b.source.record_index, 1u);
+  EXPECT_EQ(b.source.first_line, 35u);
+  EXPECT_EQ(b.source.last_line, 51u);
+  EXPECT_EQ(b.source.hashes.size(), 2u);
+  // Standard-library frames (contextlib) are skipped too.
+  EXPECT_EQ(b.name, "eval_step (/home/user/train.py:27)");
+  EXPECT_THAT(b.nodes[2].operands, ElementsAre(ValueRef{1, 0}));
+  EXPECT_THAT(b.nodes[3].operands, ElementsAre(ValueRef{1, 1}));
+  EXPECT_THAT(b.outputs, ElementsAre(ValueRef{3, 0}, ValueRef{2, 0}));
+  EXPECT_EQ(b.nodes[0].line, 45u);
+}
+
+TEST(SaveFileTest, NewFramingGraphNameRootHashesGraphHash) {
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(Fixture("xla_new_root_hashes.txt"), &warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings[0].ToString();
+  ASSERT_EQ(gs.size(), 2u);
+  const Graph& a = gs[0];
+  EXPECT_EQ(a.name, "my_step");
+  EXPECT_EQ(a.source.graph_name, "my_step");
+  EXPECT_THAT(a.source.hashes, ElementsAre("1436329e82afaefef67b56ba9c737f05"));
+  EXPECT_EQ(a.source.graph_hash, "9e1c4f2b8a7d6e5f4c3b2a1908f7e6d5");
+  EXPECT_EQ(a.source.first_line, 1u);
+  EXPECT_EQ(a.source.last_line, 19u);
+  ASSERT_EQ(a.nodes.size(), 4u);
+  EXPECT_EQ(a.nodes[0].results.at(0).dims.at(0).kind, Dim::Kind::kBounded);
+  EXPECT_EQ(a.str(a.nodes[1].results.at(0).layout), "{1,0:T(8,128)}");
+  EXPECT_EQ(a.str(a.nodes[2].frame), "forward@model.py:31");
+  EXPECT_EQ(a.attr(a.nodes[2], "scope"), "model.fc");
+  EXPECT_THAT(a.outputs, ElementsAre(ValueRef{3, 0}, ValueRef{2, 0}));
+
+  const Graph& b = gs[1];
+  EXPECT_EQ(b.name, "<module> (/home/user/train.py:20)");
+  EXPECT_TRUE(b.source.graph_name.empty());
+  EXPECT_THAT(b.source.hashes, ElementsAre("ab12", "cd34"));
+  EXPECT_EQ(b.source.graph_hash, "77aa88bb");
+  EXPECT_EQ(b.source.first_line, 21u);
+  EXPECT_EQ(b.source.last_line, 36u);
+}
+
+TEST(SaveFileTest, HloBodiesGoToTheHloParserAndShardingBlocksAreSkipped) {
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(Fixture("xla_hlo_sharding.txt"), &warnings);
+  ASSERT_EQ(gs.size(), 2u);
+  const Graph& hlo = gs[0];
+  EXPECT_EQ(hlo.kind, GraphKind::kHlo);
+  EXPECT_EQ(hlo.name, "hlo_step");
+  EXPECT_EQ(hlo.source.graph_name, "hlo_step");
+  EXPECT_EQ(hlo.source.graph_hash, "0123abcd");
+  EXPECT_EQ(hlo.source.first_line, 1u);
+  EXPECT_EQ(hlo.source.last_line, 34u);
+  EXPECT_FALSE(hlo.nodes.empty());
+  for (const Node& n : hlo.nodes) {
+    // The body spans lines 10-23 of the file.
+    EXPECT_GE(n.line, 10u);
+    EXPECT_LE(n.line, 23u);
+  }
+  const Graph& ir = gs[1];
+  EXPECT_EQ(ir.kind, GraphKind::kIr);
+  EXPECT_EQ(ir.source.graph_hash, "4567ef01");
+  EXPECT_EQ(ir.source.last_line, 57u);
+  EXPECT_EQ(ir.nodes.size(), 2u);
+  for (const Diagnostic& d : warnings) {
+    EXPECT_THAT(d.message, ::testing::Not(HasSubstr("outside any graph record")));
+  }
+}
+
+TEST(SaveFileTest, BareIrBlocksAreManyGraphs) {
+  std::vector<Graph> gs = MustParse(Fixture("bare_blocks.txt"));
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_EQ(gs[0].source.repeat_count, 2u);
+  EXPECT_EQ(gs[0].name, "graph 0");
+  EXPECT_EQ(gs[0].source.first_line, 1u);
+  EXPECT_EQ(gs[0].source.last_line, 3u);
+  EXPECT_EQ(gs[1].name, "graph 1");
+  EXPECT_EQ(gs[1].source.first_line, 9u);
+  ASSERT_EQ(gs[1].nodes.size(), 5u);
+  EXPECT_TRUE(gs[1].nodes[3].results.empty());
+  EXPECT_EQ(gs[1].nodes[4].line, 14u);
+}
+
+TEST(SaveFileTest, RealLtcSaveFile) {
+  // LTC_SAVE_TENSORS_FILE output of PyTorch 1.13 (TorchScript backend):
+  // "Python Stacktrace:" with the no-frames placeholder, old "Hashes:".
+  std::vector<Graph> gs = MustParse(Fixture("ltc_real_save.txt"));
+  ASSERT_EQ(gs.size(), 6u);
+  for (const Graph& g : gs) {
+    EXPECT_TRUE(g.source.frames.empty());
+    EXPECT_EQ(g.source.repeat_count, 1u);
+  }
+  EXPECT_EQ(gs[0].nodes.size(), 1u);
+  EXPECT_EQ(gs[0].source.hashes.size(), 1u);
+  const Graph& g = gs[1];
+  ASSERT_EQ(g.nodes.size(), 9u);
+  EXPECT_EQ(g.source.hashes.size(), 5u);
+  EXPECT_EQ(g.outputs.size(), 5u);
+  EXPECT_EQ(g.inputs.size(), 3u);
+  EXPECT_EQ(g.name, "graph 1");
+  EXPECT_EQ(g.str(g.nodes[6].op), "aten::max");
+  EXPECT_THAT(g.nodes[7].operands, ElementsAre(ValueRef{6, 0}, ValueRef{6, 1}));
+  EXPECT_EQ(g.attr(g.nodes[8], "size"), "2 2");
+  EXPECT_EQ(g.nodes[0].line, 23u);
+}
+
+TEST(SaveFileTest, CrlfSaveFile) {
+  std::string text = Fixture("xla_new_root_hashes.txt"), crlf;
+  for (char c : text) {
+    if (c == '\n') crlf += '\r';
+    crlf += c;
+  }
+  std::vector<Graph> gs = MustParse(crlf);
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_EQ(gs[0].name, "my_step");
+  EXPECT_EQ(gs[0].source.graph_hash, "9e1c4f2b8a7d6e5f4c3b2a1908f7e6d5");
+  EXPECT_EQ(gs[0].source.hashes.at(0), "1436329e82afaefef67b56ba9c737f05");
+  EXPECT_EQ(gs[1].source.frames.at(1), "<module> (/home/user/train.py:20)");
+  EXPECT_EQ(gs[1].nodes.at(1).line, 31u);
+}
+
+TEST(SaveFileTest, ErrorsInARecordCiteFileLines) {
+  std::string text =
+      "[ScheduleSyncTensorsGraph]\nTensorsGraphInfo:\n  f (a.py:1)\n\nHashes: (1)\n\n"
+      "## BEGIN_GRAPH\nIR {\n  %0 = f32[] aten::neg(%4)\n}\n\n## END_GRAPH\n";
+  absl::StatusOr<std::vector<Graph>> gs = ParseSaveFile(text, "s.txt");
+  ASSERT_FALSE(gs.ok());
+  EXPECT_THAT(std::string(gs.status().message()),
+              StartsWith("s.txt:9:24: operand %4 refers to a node not defined"));
+}
+
+TEST(SaveFileTest, TruncatedLastRecordIsDroppedWithAWarning) {
+  std::string text = Fixture("xla_new_root_hashes.txt");
+  std::string cut = text.substr(0, text.find("aten::sin"));
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(cut, &warnings);
+  ASSERT_EQ(gs.size(), 1u);
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_THAT(warnings.back().message, HasSubstr("cut short"));
+  // A file whose only record is cut short is an error.
+  std::string only = text.substr(0, text.find("  %3 = "));
+  absl::StatusOr<std::vector<Graph>> bad = ParseSaveFile(only, "s.txt");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("no closing '}'"));
+}
+
+TEST(SaveFileTest, LimitsAndEmptyInput) {
+  ParseOptions options;
+  options.max_graphs = 1;
+  absl::StatusOr<std::vector<Graph>> gs =
+      ParseSaveFile(Fixture("xla_old_hashes.txt"), "s.txt", options);
+  ASSERT_FALSE(gs.ok());
+  EXPECT_THAT(std::string(gs.status().message()), StartsWith("s.txt:35:1: more than 1 graphs"));
+  // Folded repeats do not count against the limit.
+  options.max_graphs = 2;
+  EXPECT_TRUE(ParseSaveFile(Fixture("xla_old_hashes.txt"), "s.txt", options).ok());
+
+  ParseOptions nodes;
+  nodes.max_nodes_per_graph = 2;
+  gs = ParseSaveFile(Fixture("xla_old_hashes.txt"), "s.txt", nodes);
+  ASSERT_FALSE(gs.ok());
+  EXPECT_THAT(std::string(gs.status().message()), StartsWith("s.txt:13:3: graph has more than 2"));
+
+  gs = ParseSaveFile("", "s.txt");
+  ASSERT_FALSE(gs.ok());
+  EXPECT_THAT(std::string(gs.status().message()), StartsWith("s.txt:1:1: empty text"));
+  gs = ParseSaveFile("[ScheduleSyncTensorsGraph]\nHashes: (1)\n", "s.txt");
+  ASSERT_FALSE(gs.ok());
+  EXPECT_THAT(std::string(gs.status().message()), HasSubstr("no graph found"));
+}
+
+TEST(SaveFileTest, UnknownBodiesAndStrayLinesWarn) {
+  std::string text =
+      "[ScheduleSyncTensorsGraph]\nTensorsGraphInfo:\n\nHashes: (1)\n\n## BEGIN_GRAPH\n"
+      "digraph G {\n  node1 -> node2\n}\n\n## END_GRAPH\n\nstray text\n"
+      "IR {\n  %0 = f32[] prim::Constant(), ROOT=0\n}\n";
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(text, &warnings);
+  ASSERT_EQ(gs.size(), 1u);
+  EXPECT_EQ(gs[0].nodes.at(0).line, 15u);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].line, 7u);
+  EXPECT_EQ(warnings[1].line, 13u);
+}
+
+TEST(SaveFileTest, GarbageAndTruncationNeverCrash) {
+  std::string text = Fixture("xla_old_hashes.txt") + Fixture("xla_new_root_hashes.txt");
+  for (size_t n = 0; n <= text.size(); n += 7) {
+    (void)ParseSaveFile(text.substr(0, n), "s.txt");
+  }
+  std::string garbage;
+  for (int i = 0; i < 5000; ++i) garbage += static_cast<char>((i * 7919) % 256);
+  (void)ParseSaveFile(garbage, "s.txt");
+  (void)ParseSaveFile("## BEGIN_GRAPH\n" + garbage, "s.txt");
+  (void)ParseSaveFile("#OUTPUT_SHARDING_BEGIN\n" + garbage, "s.txt");
+}
+
+}  // namespace
+}  // namespace graphdiff

@@ -1,0 +1,157 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "graphdiff/stats.h"
+
+#include <filesystem>
+#include <string>
+
+#include "graphdiff/parse.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+using testing::ReadTestdata;
+
+GraphStats StatsOf(const std::string& file) {
+  absl::StatusOr<ParsedText> parsed = ParseText(ReadTestdata(file), file);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  if (!parsed.ok() || parsed->graphs.size() != 1) {
+    ADD_FAILURE() << file << ": expected exactly one graph";
+    return {};
+  }
+  return ComputeStats(parsed->graphs[0]);
+}
+
+// The measured facts of testdata/resnet18-xla5430/README.md.
+TEST(Stats, ResNet18IrFacts) {
+  GraphStats aot = StatsOf("resnet18-xla5430/openxla/ir.txt");
+  EXPECT_EQ(aot.kind, GraphKind::kIr);
+  EXPECT_EQ(aot.nodes, 277u);
+  EXPECT_EQ(aot.outputs, 81u);
+  EXPECT_EQ(aot.inputs, 103u);
+  EXPECT_EQ(aot.ops["xla::device_data"], 103u);
+  EXPECT_EQ(aot.ops["prim::Constant"], 48u);
+  EXPECT_EQ(aot.ops["aten::expand"], 48u);
+  EXPECT_EQ(aot.ops["aten::native_batch_norm"], 20u);
+  EXPECT_EQ(aot.constants, 48u);
+
+  GraphStats eager = StatsOf("resnet18-xla5430/torchxla_trace_once/ir.txt");
+  EXPECT_EQ(eager.nodes, 197u);
+  EXPECT_EQ(eager.outputs, 1u);
+  EXPECT_EQ(eager.inputs, 103u);
+  EXPECT_EQ(eager.ops["prim::Constant"], 8u);
+  EXPECT_EQ(eager.ops["aten::expand"], 8u);
+  EXPECT_EQ(eager.ops["aten::native_batch_norm"], 20u);
+  // Same parameters on both sides: the inputs weigh the same.
+  EXPECT_EQ(aot.parameter_bytes, eager.parameter_bytes);
+  EXPECT_GT(aot.parameter_bytes, 11u * 1000 * 1000 * 4);  // ResNet-18: 11.7M params
+}
+
+TEST(Stats, ResNet18FxFacts) {
+  GraphStats aot = StatsOf("resnet18-xla5430/openxla/fx_graph.txt");
+  EXPECT_EQ(aot.kind, GraphKind::kFx);
+  EXPECT_EQ(aot.inputs, 103u);
+  EXPECT_EQ(aot.outputs, 81u);
+  EXPECT_EQ(aot.ops["aten::_native_batch_norm_legit_no_training"], 20u);
+  EXPECT_EQ(aot.ops.count("aten::getitem"), 0u);  // projections are not nodes
+
+  GraphStats eager = StatsOf("resnet18-xla5430/torchxla_trace_once/fx_graph.txt");
+  EXPECT_EQ(eager.inputs, 1u);
+  EXPECT_EQ(eager.outputs, 1u);
+  EXPECT_EQ(eager.ops["aten::add_"], 8u);
+  EXPECT_EQ(eager.ops["aten::flatten"], 1u);
+}
+
+void ExpectGraphFacts(const GraphStats& s, const nlohmann::json& expected) {
+  if (expected.contains("nodes")) EXPECT_EQ(s.nodes, expected["nodes"].get<uint64_t>());
+  if (expected.contains("inputs")) EXPECT_EQ(s.inputs, expected["inputs"].get<uint64_t>());
+  if (expected.contains("outputs")) {
+    // A `None` in an FX return is not a value; the parser drops it (with a
+    // warning) and Python counted it.
+    uint64_t nones = expected.value("output_nones", uint64_t{0});
+    EXPECT_EQ(s.outputs, expected["outputs"].get<uint64_t>() - nones);
+  }
+  if (expected.contains("ops")) {
+    for (const auto& [op, n] : expected["ops"].items()) {
+      EXPECT_EQ(s.ops.count(op) ? s.ops.at(op) : 0, n.get<uint64_t>()) << op;
+    }
+  }
+}
+
+// Every generated dump against the independent count that
+// tools/gen_testdata.py made in Python from the same PyTorch objects.
+TEST(Stats, GeneratedDumpsMatchPythonFacts) {
+  std::string facts_text = ReadTestdata("generated/facts.json");
+  ASSERT_FALSE(facts_text.empty());
+  nlohmann::json facts = nlohmann::json::parse(facts_text);
+  ASSERT_FALSE(facts.empty());
+  size_t graphs_checked = 0, reports_checked = 0;
+  for (const auto& [file, expected] : facts.items()) {
+    SCOPED_TRACE(file);
+    absl::StatusOr<ParsedText> parsed =
+        ParseText(ReadTestdata("generated/" + file), file);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    if (expected.contains("counters")) {  // a metrics report
+      ASSERT_EQ(parsed->metrics.size(), 1u);
+      const MetricsReport& m = parsed->metrics[0];
+      for (const auto& [name, value] : expected["counters"].items()) {
+        const Counter* c = m.FindCounter(name);
+        ASSERT_NE(c, nullptr) << name;
+        EXPECT_EQ(c->value, value.get<int64_t>()) << name;
+      }
+      for (const auto& [name, samples] : expected["metric_samples"].items()) {
+        const Metric* x = m.FindMetric(name);
+        ASSERT_NE(x, nullptr) << name;
+        EXPECT_EQ(x->total_samples, samples.get<int64_t>()) << name;
+      }
+      ++reports_checked;
+    } else if (expected.contains("records")) {  // a save file
+      // Identical consecutive records fold into one graph with a repeat count.
+      std::vector<std::pair<nlohmann::json, uint32_t>> folded;
+      for (const auto& rec : expected["records"]) {
+        if (!folded.empty() &&
+            folded.back().first["hash_set_index"] == rec["hash_set_index"]) {
+          ++folded.back().second;
+        } else {
+          folded.emplace_back(rec, 1);
+        }
+      }
+      ASSERT_EQ(parsed->graphs.size(), folded.size());
+      for (size_t i = 0; i < folded.size(); ++i) {
+        SCOPED_TRACE(i);
+        ExpectGraphFacts(ComputeStats(parsed->graphs[i]), folded[i].first);
+        EXPECT_EQ(parsed->graphs[i].source.repeat_count, folded[i].second);
+        ++graphs_checked;
+      }
+    } else {
+      ASSERT_FALSE(parsed->graphs.empty());
+      ExpectGraphFacts(ComputeStats(parsed->graphs[0]), expected);
+      ++graphs_checked;
+    }
+  }
+  EXPECT_GT(graphs_checked, 20u);
+  EXPECT_GT(reports_checked, 5u);
+}
+
+TEST(Stats, JsonHasDocumentedShape) {
+  StatsReport report;
+  report.graphs.push_back(StatsOf("resnet18-xla5430/openxla/ir.txt"));
+  MetricsReport m;
+  m.source = "metrics.txt";
+  m.counters.push_back(Counter{"xla::clone", 103, 1});
+  report.metrics.push_back(m);
+  nlohmann::ordered_json j = StatsToJson(report);
+  EXPECT_EQ(j["schema_version"], 1);
+  ASSERT_EQ(j["graphs"].size(), 1u);
+  EXPECT_EQ(j["graphs"][0]["kind"], "ir");
+  EXPECT_EQ(j["graphs"][0]["nodes"], 277);
+  EXPECT_EQ(j["graphs"][0]["inputs"], 103);
+  EXPECT_EQ(j["graphs"][0]["outputs"], 81);
+  EXPECT_EQ(j["graphs"][0]["ops"]["aten::expand"], 48);
+  EXPECT_EQ(j["metrics"][0]["counters"]["xla::clone"], 103);
+}
+
+}  // namespace
+}  // namespace graphdiff

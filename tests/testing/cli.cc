@@ -1,0 +1,59 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "testing/cli.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "gtest/gtest.h"
+
+namespace graphdiff::testing {
+namespace {
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+CliResult RunCli(const std::vector<std::string>& args) {
+  static int counter = 0;
+  std::string base = ::testing::TempDir() + "/graphdiff_cli_" +
+                     std::to_string(::getpid()) + "_" + std::to_string(counter++);
+  std::string cmd = "cd " + Quote(GRAPHDIFF_TESTDATA_DIR) + " && " +
+                    Quote(GRAPHDIFF_CLI_PATH);
+  for (const std::string& a : args) cmd += " " + Quote(a);
+  cmd += " >" + Quote(base + ".out") + " 2>" + Quote(base + ".err") + " </dev/null";
+  int status = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = Slurp(base + ".out");
+  r.err = Slurp(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+std::string WriteTempFile(const std::string& name, const std::string& content) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream f(path, std::ios::binary);
+  f << content;
+  EXPECT_TRUE(f.good()) << "cannot write " << path;
+  return path;
+}
+
+}  // namespace graphdiff::testing

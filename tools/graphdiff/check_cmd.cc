@@ -1,0 +1,129 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// `graphdiff check DUMP --baseline FILE [--budget FILE]`: the CI size gate.
+// Exit 0 within budget (PASS or IMPROVED), 1 over budget, 2 trouble.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "fmt/format.h"
+#include "graphdiff/gate.h"
+
+namespace graphdiff::cli {
+namespace {
+
+struct CheckArgs {
+  std::string path;
+  std::string baseline;
+  std::string budget;
+  std::string format = "text";
+  std::string output;
+  std::string markdown;
+  std::string junit;
+  bool update = false;
+};
+
+// NotFound when the file does not exist, so a first --update-baseline run
+// can create the baseline.
+absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    std::string why = std::strerror(errno);
+    std::string msg = fmt::format("cannot read {} {}: {}", what, path, why);
+    return errno == ENOENT ? absl::NotFoundError(msg) : absl::UnavailableError(msg);
+  }
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string Render(const CheckResult& r, const std::string& format) {
+  if (format == "json") return RenderCheckJson(r);
+  if (format == "markdown") return RenderCheckMarkdown(r);
+  if (format == "junit") return RenderCheckJunit(r);
+  return RenderCheckText(r);
+}
+
+int RunCheck(const CheckArgs& args) {
+  Budget budget = DefaultBudget();
+  if (!args.budget.empty()) {
+    absl::StatusOr<std::string> text = ReadFile(args.budget, "budget");
+    if (!text.ok()) return Fail(text.status());
+    absl::StatusOr<Budget> b = ParseBudget(*text, args.budget);
+    if (!b.ok()) return Fail(b.status());
+    budget = *std::move(b);
+  }
+  Baseline baseline;
+  absl::StatusOr<std::string> text = ReadFile(args.baseline, "baseline");
+  if (text.ok()) {
+    absl::StatusOr<Baseline> b = ParseBaseline(*text, args.baseline);
+    if (!b.ok()) return Fail(b.status());
+    baseline = *std::move(b);
+  } else if (!(args.update && absl::IsNotFound(text.status()))) {
+    return Fail(text.status());
+  }
+  std::vector<Finding> findings;
+  absl::StatusOr<Baseline> current = SnapshotPath(args.path, &findings);
+  if (!current.ok()) return Fail(current.status());
+  CheckResult result = CheckAgainstBaseline(baseline, *current, budget, findings, args.baseline);
+  for (const auto& [file, format] :
+       {std::pair{args.markdown, "markdown"}, std::pair{args.junit, "junit"}}) {
+    if (file.empty()) continue;
+    if (absl::Status st = WriteOutput(file, Render(result, format)); !st.ok()) return Fail(st);
+  }
+  if (absl::Status st = WriteOutput(args.output, Render(result, args.format)); !st.ok()) {
+    return Fail(st);
+  }
+  if (args.update) {
+    if (absl::Status st = WriteOutput(args.baseline, BaselineToJson(*current)); !st.ok()) {
+      return Fail(st);
+    }
+    int changed = 0, added = 0, removed = 0;
+    for (const UnitCheck& u : result.units) {
+      if (u.is_new) {
+        ++added;
+      } else if (u.is_missing) {
+        ++removed;
+      } else if (!u.changes.empty()) {
+        ++changed;
+      }
+    }
+    std::fprintf(stderr,
+                 "graphdiff: baseline %s updated from %s: %d changed, %d new, %d removed\n",
+                 args.baseline.c_str(), args.path.c_str(), changed, added, removed);
+    return kExitSame;
+  }
+  return result.verdict == GateVerdict::kFail ? kExitDifferent : kExitSame;
+}
+
+}  // namespace
+
+Runner AddCheckCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "check", "CI gate: compare a dump with a baseline under a budget (exit 1 over budget)");
+  cmd->add_option("dump", args->path, "Dump file, directory or archive")->required();
+  cmd->add_option("--baseline", args->baseline, "Baseline JSON from `graphdiff snapshot`")
+      ->required();
+  cmd->add_option("--budget", args->budget,
+                  "Budget JSON (limits per metric, graph and op); default: no growth");
+  cmd->add_option("--format", args->format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "markdown", "junit"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "Write the report to FILE instead of stdout");
+  cmd->add_option("--markdown", args->markdown, "Also write the Markdown summary to FILE");
+  cmd->add_option("--junit", args->junit, "Also write JUnit XML to FILE");
+  cmd->add_flag("--update-baseline", args->update,
+                "Accept the dump: rewrite the baseline from it and report what changed");
+  return [cmd, args]() -> int {
+    if (!cmd->parsed()) return -1;
+    return RunCheck(*args);
+  };
+}
+
+}  // namespace graphdiff::cli

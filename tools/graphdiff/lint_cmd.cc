@@ -1,0 +1,67 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// `graphdiff lint PATH`: findings on one dump alone. Exit 0 when nothing is
+// worse than info, 1 when there are warnings or errors, 2 on trouble.
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "graphdiff/diff.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/report.h"
+
+namespace graphdiff::cli {
+namespace {
+
+struct LintArgs {
+  std::string path;
+  std::string format = "text";
+  std::string output;
+  std::string color = "auto";
+  size_t max_items = 20;
+  std::string graph;
+};
+
+int RunLint(const LintArgs& args) {
+  absl::StatusOr<ReportFormat> format = ParseReportFormat(args.format);
+  if (!format.ok()) return Fail(format.status());
+  absl::StatusOr<Dump> dump = LoadDump(args.path);
+  if (!dump.ok()) return Fail(dump.status());
+  LintOptions options;
+  options.graph_selector = args.graph;
+  LintReport report{args.path, LintDump(*dump, options)};
+  RenderOptions render;
+  render.color = WantColor(args.color, args.output);
+  render.max_items = args.max_items;
+  absl::Status st = WriteOutput(args.output, RenderLint(report, *format, render));
+  if (!st.ok()) return Fail(st);
+  for (const Finding& f : report.findings) {
+    if (f.severity != Severity::kInfo) return kExitDifferent;
+  }
+  return kExitSame;
+}
+
+}  // namespace
+
+Runner AddLintCommand(CLI::App& app) {
+  auto args = std::make_shared<LintArgs>();
+  CLI::App* cmd = app.add_subcommand("lint", "Findings on one dump alone (dead code, "
+                                             "duplicates, clones, dead expands, size facts)");
+  cmd->add_option("path", args->path, "Dump file, directory or archive")->required();
+  cmd->add_option("--format", args->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "markdown", "md"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  cmd->add_option("--color", args->color, "Colour: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  cmd->add_option("--max-items", args->max_items, "Longest list shown (0 = all)")
+      ->capture_default_str();
+  cmd->add_option("--graph", args->graph, "Only graphs whose file path or name matches");
+  return [cmd, args]() -> int {
+    if (!cmd->parsed()) return -1;
+    return RunLint(*args);
+  };
+}
+
+}  // namespace graphdiff::cli

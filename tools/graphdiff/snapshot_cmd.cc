@@ -1,0 +1,51 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// `graphdiff snapshot DUMP -o baseline.json`: the gate's baseline file.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "graphdiff/diff.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/gate.h"
+
+namespace graphdiff::cli {
+
+absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings) {
+  absl::StatusOr<Dump> dump = LoadDump(path);
+  if (!dump.ok()) return dump.status();
+  *findings = LintDump(*dump);
+  return SnapshotDump(*dump, *findings);
+}
+
+namespace {
+
+struct SnapshotArgs {
+  std::string path;
+  std::string output;
+};
+
+int RunSnapshot(const SnapshotArgs& args) {
+  std::vector<Finding> findings;
+  absl::StatusOr<Baseline> b = SnapshotPath(args.path, &findings);
+  if (!b.ok()) return Fail(b.status());
+  absl::Status st = WriteOutput(args.output, BaselineToJson(*b));
+  return st.ok() ? kExitSame : Fail(st);
+}
+
+}  // namespace
+
+Runner AddSnapshotCommand(CLI::App& app) {
+  auto args = std::make_shared<SnapshotArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "snapshot", "Write a baseline (size facts, counters, findings) for `graphdiff check`");
+  cmd->add_option("dump", args->path, "Dump file, directory or archive")->required();
+  cmd->add_option("-o,--output", args->output, "Write the baseline to FILE instead of stdout");
+  return [cmd, args]() -> int {
+    if (!cmd->parsed()) return -1;
+    return RunSnapshot(*args);
+  };
+}
+
+}  // namespace graphdiff::cli
