@@ -2,10 +2,13 @@
 #include "synthetic.h"
 
 #include <algorithm>
+#include <iterator>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "fmt/format.h"
 
 namespace graphdiff::bench {
 namespace {
@@ -236,6 +239,60 @@ Graph ShuffledCopy(const Graph& g, uint64_t seed, uint32_t perturb_per_million,
   for (uint32_t v : g.inputs) out.inputs.push_back(where[v]);
   for (ValueRef r : g.outputs) out.outputs.push_back({where[r.node], r.output});
   if (stats) *stats = local;
+  return out;
+}
+
+namespace {
+
+// Synthetic graphs are all f32 (see Emitter::Type).
+void AppendType(const TensorType& t, std::string* out) {
+  *out += "f32[";
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    fmt::format_to(std::back_inserter(*out), "{}{}", i ? "," : "", t.dims[i].value);
+  }
+  *out += "]{";
+  // Row-major layout, minor-to-major: rank-1 ... 0.
+  for (size_t i = t.dims.size(); i-- > 0;) {
+    fmt::format_to(std::back_inserter(*out), "{}{}", i + 1 < t.dims.size() ? "," : "", i);
+  }
+  *out += '}';
+}
+
+}  // namespace
+
+std::string RenderIrText(const Graph& g) {
+  std::vector<uint32_t> root(g.nodes.size(), 0xffffffffu);
+  for (uint32_t i = 0; i < g.outputs.size(); ++i) {
+    uint32_t v = g.outputs[i].node;
+    if (root[v] == 0xffffffffu) root[v] = i;
+  }
+  std::string out = "IR {\n";
+  out.reserve(g.nodes.size() * 160);
+  std::string type;
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
+    const Node& n = g.nodes[v];
+    type.clear();
+    if (n.results.size() > 1) type += '(';
+    for (size_t i = 0; i < n.results.size(); ++i) {
+      if (i) type += ", ";
+      AppendType(n.results[i], &type);
+    }
+    if (n.results.size() > 1) type += ')';
+    if (n.results.empty()) type = "f32[]{}";  // an untyped planted node
+    fmt::format_to(std::back_inserter(out), "  %{} = {} {}(", v, type, g.str(n.op));
+    for (size_t i = 0; i < n.operands.size(); ++i) {
+      const ValueRef& r = n.operands[i];
+      fmt::format_to(std::back_inserter(out), "{}%{}", i ? ", " : "", r.node);
+      if (g.nodes[r.node].results.size() > 1) fmt::format_to(std::back_inserter(out), ".{}", r.output);
+    }
+    fmt::format_to(std::back_inserter(out), "), xla_shape={}", type);
+    for (const Attr& a : n.attrs) {
+      fmt::format_to(std::back_inserter(out), ", {}={}", g.str(a.key), g.str(a.value));
+    }
+    if (root[v] != 0xffffffffu) fmt::format_to(std::back_inserter(out), ", ROOT={}", root[v]);
+    out += '\n';
+  }
+  out += "}\n";
   return out;
 }
 

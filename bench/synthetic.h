@@ -8,6 +8,7 @@
 #define GRAPHDIFF_BENCH_SYNTHETIC_H_
 
 #include <cstdint>
+#include <string>
 
 #include "graphdiff/graph.h"
 
@@ -29,6 +30,12 @@ struct CopyStats {
 // op substitutions, dead nodes).
 Graph ShuffledCopy(const Graph& g, uint64_t seed, uint32_t perturb_per_million,
                    CopyStats* stats = nullptr);
+
+// The graph as XLA-flavoured lazy-tensor IR text (`%3 = f32[4,8]{1,0}
+// aten::addmm(%0, %1, %2.1), xla_shape=..., ROOT=0`), so a benchmark can
+// time the parser on a dump of known size. Output positions beyond a node's
+// first are not written: the text format has one ROOT per node.
+std::string RenderIrText(const Graph& g);
 
 }  // namespace graphdiff::bench
 

@@ -57,8 +57,11 @@ struct Finding {
   std::vector<std::string> related;  // ids of findings this one explains or is explained by
 };
 
-// Most important first: severity (error first), then count (largest
-// first), then id, then graph. The order every report uses.
+// Most important first: severity (error first); then the finding family in
+// story order, causes before their consequences (extra-outputs,
+// dead-constant-expand, lifted-inputs, clones, op-substitution,
+// counter-delta, dead-code, duplicate-subgraph, size-delta, size-facts);
+// then count (largest first), id and graph. The order every report uses.
 void SortFindings(std::vector<Finding>* findings);
 
 }  // namespace graphdiff

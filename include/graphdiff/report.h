@@ -28,7 +28,7 @@ absl::StatusOr<ReportFormat> ParseReportFormat(std::string_view name);
 // Presentation choices. JSON ignores them (it always holds everything).
 struct RenderOptions {
   bool color = false;     // ANSI colour (the CLI sets it on a tty)
-  size_t max_items = 20;  // longer lists end with "... and N more"; 0 = all
+  size_t max_items = 8;  // longer lists end with "... and N more"; 0 = all
   size_t width = 80;      // text wraps at this column
 };
 

@@ -44,6 +44,29 @@ bool Verify(const State& st, uint32_t l, uint32_t r) {
   return conflict == 0 || agree > conflict;
 }
 
+// A stable LSD radix sort on the low `bits` bits of key(item). The anchor
+// pass sorts every node of both graphs; comparison sorting dominated it on
+// large graphs.
+template <typename T, typename Key>
+void RadixSort(std::vector<T>& items, Key key, int bits) {
+  std::vector<T> tmp(items.size());
+  std::vector<uint32_t> count(1u << 16);
+  for (int shift = 0; shift < bits; shift += 16) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const T& e : items) ++count[(key(e) >> shift) & 0xffff];
+    uint32_t sum = 0;
+    for (uint32_t& c : count) {
+      uint32_t here = c;
+      c = sum;
+      sum += here;
+    }
+    for (const T& e : items) tmp[count[(key(e) >> shift) & 0xffff]++] = e;
+    items.swap(tmp);
+  }
+}
+
+constexpr size_t kRadixMin = 4096;  // below this std::sort is faster
+
 void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
                 const std::vector<uint64_t>& right_keys) {
   const std::vector<uint64_t>* keys[2] = {&left_keys, &right_keys};
@@ -53,7 +76,13 @@ void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
       if (st.free(s, v)) entries.push_back({(*keys[s])[v], s, v});
     }
   }
-  std::sort(entries.begin(), entries.end());
+  // Made in (side, node) order, so a stable sort by key alone gives the
+  // (key, side, node) order.
+  if (entries.size() < kRadixMin) {
+    std::sort(entries.begin(), entries.end());
+  } else {
+    RadixSort(entries, [](const Entry& e) { return e.key; }, 64);
+  }
   std::vector<Candidate> cands;
   for (size_t i = 0; i < entries.size();) {
     size_t j = i;
@@ -66,12 +95,22 @@ void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
     }
     i = j;
   }
-  // Tallest first: a tall match explains its whole subtree.
-  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.height != b.height) return a.height > b.height;
-    if (a.sym != b.sym) return a.sym < b.sym;
-    return a.left < b.left;
-  });
+  // Tallest first: a tall match explains its whole subtree. Then SymKey and
+  // the left index (folded into `sym`'s free low bit, as SymKey's max is
+  // below 2^31), so the order is total.
+  for (Candidate& c : cands) {
+    c.sym = (c.sym & 0xffffffff00000000ULL) | ((c.sym & 0xffffffffULL) << 1) |
+            (c.left > c.right ? 1 : 0);
+  }
+  if (cands.size() < kRadixMin) {
+    std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+      if (a.height != b.height) return a.height > b.height;
+      return a.sym < b.sym;
+    });
+  } else {
+    RadixSort(cands, [](const Candidate& c) { return c.sym; }, 64);
+    RadixSort(cands, [](const Candidate& c) { return uint64_t{~c.height}; }, 32);
+  }
   for (const Candidate& c : cands) {
     if (!st.free(0, c.left) || !st.free(1, c.right)) continue;
     if (!Verify(st, c.left, c.right)) continue;

@@ -16,7 +16,15 @@ namespace {
 
 class StrHashes {
  public:
-  explicit StrHashes(const Graph& g) : g_(g), cache_(g.strings.size(), 0) {}
+  explicit StrHashes(const Graph& g)
+      : g_(g), cache_(g.strings.size(), 0), presentation_(g.strings.size(), 0) {}
+  // IsPresentationKey, once per distinct key.
+  bool presentation(StrId id) {
+    if (id.id >= presentation_.size()) return IsPresentationKey(g_.str(id));
+    uint8_t& p = presentation_[id.id];
+    if (p == 0) p = IsPresentationKey(g_.str(id)) ? 2 : 1;
+    return p == 2;
+  }
   uint64_t operator()(StrId id) {
     if (id.id >= cache_.size()) return HashString(g_.str(id));
     uint64_t& h = cache_[id.id];
@@ -27,6 +35,7 @@ class StrHashes {
  private:
   const Graph& g_;
   std::vector<uint64_t> cache_;
+  std::vector<uint8_t> presentation_;  // 0 unknown, 1 no, 2 yes
 };
 
 bool IsAliasClass(std::string_view cls) { return cls == "alias"; }
@@ -128,7 +137,7 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     // Attributes: an unordered sum, since formats order keys differently.
     uint64_t ah = 0;
     for (const Attr& a : node.attrs) {
-      if (IsPresentationKey(g.str(a.key))) continue;
+      if (hashes.presentation(a.key)) continue;
       ah += Combine(hashes(a.key), hashes(a.value));
     }
     s.attr_hash[v] = ah;

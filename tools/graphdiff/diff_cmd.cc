@@ -40,7 +40,7 @@ struct DiffArgs {
   std::string output;
   std::string equiv;
   std::string color = "auto";
-  size_t max_items = 20;
+  size_t max_items = 8;
   std::string graph;
 };
 
