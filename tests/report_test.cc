@@ -182,7 +182,9 @@ DiffResult Hostile() {
 }
 
 TEST(ReportMarkdown, EscapesDumpText) {
-  std::string md = RenderDiffMarkdown(Hostile());
+  RenderOptions o;
+  o.max_items = 20;
+  std::string md = RenderDiffMarkdown(Hostile(), o);
   EXPECT_THAT(md, Not(HasSubstr("<script>")));
   EXPECT_THAT(md, HasSubstr("&lt;script&gt;"));
   EXPECT_THAT(md, HasSubstr("\\*bold\\*"));
