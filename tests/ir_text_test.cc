@@ -290,7 +290,9 @@ TEST(IrTextTest, GarbageTruncationAndHugeLinesNeverCrash) {
   std::string text(kXla);
   for (size_t n = 0; n <= text.size(); ++n) {
     absl::StatusOr<Graph> g = ParseIrText(text.substr(0, n), "t.ir");
-    if (n < text.size() - 1) EXPECT_FALSE(g.ok()) << n;
+    if (n < text.size() - 1) {
+      EXPECT_FALSE(g.ok()) << n;
+    }
   }
   for (int i = 0; i < 300; ++i) {
     std::string garbage(rng() % 400, '\0');

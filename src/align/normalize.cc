@@ -143,6 +143,7 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     s.attr_hash[v] = ah;
   }
   s.op_begin[n] = static_cast<uint32_t>(s.ops.size());
+  s.alias = std::move(is_alias);
   s.out_pos.assign(n, kNone);
   for (uint32_t i = 0; i < g.outputs.size(); ++i) {
     uint32_t o = g.outputs[i].node;

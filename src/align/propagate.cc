@@ -128,13 +128,21 @@ void PropagationMatcher::Run(State& st) {
     // to its counterpart.
     const Node& ln = st.side[0].graph->nodes[l];
     const Node& rn = st.side[1].graph->nodes[r];
+    // When one of the two written operands is an alias and the other is
+    // not, they still sit in the same place: an alias replaced by a real op
+    // (or the reverse) is a substitution. Only as a late guess, since the
+    // classes differ.
     for (size_t i = 0; i < ln.operands.size() && i < rn.operands.size(); ++i) {
       uint32_t a = ln.operands[i].node, b = rn.operands[i].node;
       if (ln.operands[i].output != rn.operands[i].output || !st.free(0, a) ||
-          !st.free(1, b) || st.side[0].cls[a] != st.side[1].cls[b]) {
+          !st.free(1, b)) {
         continue;
       }
-      match(a, b);
+      if (st.side[0].cls[a] == st.side[1].cls[b]) {
+        match(a, b);
+      } else if (st.side[0].alias[a] != st.side[1].alias[b]) {
+        pending.emplace_back(a, b);
+      }
     }
     FreeUsers(st, 0, l, &lu);
     if (lu.empty()) continue;
