@@ -18,7 +18,11 @@ ls "$prefix"/lib*/libgraphdiff.so* "$prefix"/lib*/libgraphdiff.a >/dev/null
 # (src/parse/error.h) must be hidden; one from a public header visible.
 so="$(ls "$prefix"/lib*/libgraphdiff.so | head -n1)"
 syms="$(nm -D --defined-only -C "$so")"
-grep -q "graphdiff::ParseText" <<<"$syms"
+for sym in graphdiff::ParseText graphdiff::LoadDump graphdiff::Align graphdiff::OpEquivalence::BuiltIn \
+           graphdiff::DiffDumps graphdiff::RenderDiff graphdiff::ComputeStats graphdiff::SnapshotDump \
+           graphdiff::CheckAgainstBaseline graphdiff::Version; do
+  grep -qE "${sym}(\[abi:cxx11\])?\(" <<<"$syms" || { echo "public symbol $sym is not exported" >&2; exit 1; }
+done
 if grep -q "graphdiff::FormatParseMessage" <<<"$syms"; then
   echo "private symbol graphdiff::FormatParseMessage is exported" >&2
   exit 1

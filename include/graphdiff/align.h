@@ -10,6 +10,7 @@
 #ifndef GRAPHDIFF_ALIGN_H_
 #define GRAPHDIFF_ALIGN_H_
 
+#include "graphdiff/export.h"
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "graphdiff/equivalence.h"
 #include "graphdiff/graph.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 // Why a matched pair is not identical. A bit set; 0 means unchanged.
@@ -73,5 +75,6 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
                                 const AlignOptions& options = {});
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_ALIGN_H_

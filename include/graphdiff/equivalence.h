@@ -11,6 +11,7 @@
 #ifndef GRAPHDIFF_EQUIVALENCE_H_
 #define GRAPHDIFF_EQUIVALENCE_H_
 
+#include "graphdiff/export.h"
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 
+GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
 class OpEquivalence {
@@ -49,5 +51,6 @@ class OpEquivalence {
 };
 
 }  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
 
 #endif  // GRAPHDIFF_EQUIVALENCE_H_
