@@ -15,11 +15,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(graphdiff::Version()));
   app.require_subcommand(1);
   std::vector<Runner> runners = {
+      // In the order --help lists them: the main job first.
+      AddDiffCommand(app),
       AddStatsCommand(app),
+      AddLintCommand(app),
       AddSnapshotCommand(app),
       AddCheckCommand(app),
-      AddDiffCommand(app),
-      AddLintCommand(app),
   };
   try {
     app.parse(argc, argv);
