@@ -65,8 +65,12 @@ TEST(Stats, ResNet18FxFacts) {
 }
 
 void ExpectGraphFacts(const GraphStats& s, const nlohmann::json& expected) {
-  if (expected.contains("nodes")) EXPECT_EQ(s.nodes, expected["nodes"].get<uint64_t>());
-  if (expected.contains("inputs")) EXPECT_EQ(s.inputs, expected["inputs"].get<uint64_t>());
+  if (expected.contains("nodes")) {
+    EXPECT_EQ(s.nodes, expected["nodes"].get<uint64_t>());
+  }
+  if (expected.contains("inputs")) {
+    EXPECT_EQ(s.inputs, expected["inputs"].get<uint64_t>());
+  }
   if (expected.contains("outputs")) {
     // A `None` in an FX return is not a value; the parser drops it (with a
     // warning) and Python counted it.

@@ -37,7 +37,7 @@ std::vector<std::string> ChangeReasonNames(uint32_t reasons);
 struct NodePair {
   uint32_t left = 0;
   uint32_t right = 0;
-  std::string matcher;  // "anchor", "propagate", "similarity", "relaxed", ...
+  std::string matcher;  // "anchor", "propagate", "position", "similarity", "twins", "relaxed"
   uint32_t reasons = 0;  // ChangeReason bits
   std::string detail;    // human-readable: "stride=(1, 1) -> (2, 2)"
   bool changed() const { return reasons != 0; }

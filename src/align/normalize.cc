@@ -174,6 +174,7 @@ const char* MatcherName(MatcherId id) {
     case MatcherId::kPropagate: return "propagate";
     case MatcherId::kPosition: return "position";
     case MatcherId::kSimilarity: return "similarity";
+    case MatcherId::kTwins: return "twins";
     case MatcherId::kRelaxed: return "relaxed";
   }
   return "none";

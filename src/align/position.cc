@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "align/key_groups.h"
 #include "align/matchers.h"
 
 namespace graphdiff::align {
@@ -49,27 +50,13 @@ void PositionMatcher::Run(State& st) {
   for (bool outputs : {false, true}) {
     std::vector<Item> a = FreeItems(st, 0, outputs);
     std::vector<Item> b = FreeItems(st, 1, outputs);
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-      if (a[i].key != b[j].key) {
-        if (a[i].key < b[j].key) {
-          ++i;
-        } else {
-          ++j;
-        }
-        continue;
+    // A group pairs by position only when both sides hold as many of it.
+    ForEachCommonKey(a, b, [&](size_t i, size_t ie, size_t j, size_t je) {
+      if (ie - i != je - j) return;
+      for (size_t k = 0; k < ie - i; ++k) {
+        st.Match(a[i + k].node, b[j + k].node, MatcherId::kPosition);
       }
-      size_t ie = i, je = j;
-      while (ie < a.size() && a[ie].key == a[i].key) ++ie;
-      while (je < b.size() && b[je].key == b[j].key) ++je;
-      if (ie - i == je - j) {
-        for (size_t k = 0; k < ie - i; ++k) {
-          st.Match(a[i + k].node, b[j + k].node, MatcherId::kPosition);
-        }
-      }
-      i = ie;
-      j = je;
-    }
+    });
   }
 }
 

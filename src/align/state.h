@@ -35,6 +35,7 @@ enum class MatcherId : uint8_t {
   kPropagate,
   kPosition,
   kSimilarity,
+  kTwins,
   kRelaxed,
 };
 const char* MatcherName(MatcherId id);

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "align/key_groups.h"
 #include "align/matchers.h"
 
 namespace graphdiff::align {
@@ -32,28 +33,14 @@ void PairTwins(State& st, const std::vector<uint64_t>& left_keys,
                const std::vector<uint64_t>& right_keys, bool unique_only) {
   std::vector<Twin> a = FreeTwins(st, 0, left_keys);
   std::vector<Twin> b = FreeTwins(st, 1, right_keys);
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (a[i].key != b[j].key) {
-      if (a[i].key < b[j].key) {
-        ++i;
-      } else {
-        ++j;
-      }
-      continue;
-    }
-    size_t ie = i, je = j;
-    while (ie < a.size() && a[ie].key == a[i].key) ++ie;
-    while (je < b.size() && b[je].key == b[j].key) ++je;
+  ForEachCommonKey(a, b, [&](size_t i, size_t ie, size_t j, size_t je) {
     // Unequal counts still pair as far as they go: which of the surplus is
     // "new" cannot be known, only how many.
     const size_t n = unique_only && (ie - i != 1 || je - j != 1) ? 0 : std::min(ie - i, je - j);
     for (size_t k = 0; k < n; ++k) {
-      st.Match(a[i + k].node, b[j + k].node, MatcherId::kPosition);
+      st.Match(a[i + k].node, b[j + k].node, MatcherId::kTwins);
     }
-    i = ie;
-    j = je;
-  }
+  });
 }
 
 bool AnyFree(const State& st, int s) {

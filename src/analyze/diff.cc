@@ -161,6 +161,17 @@ std::string GraphLabel(const DumpFile& f, const Graph& g) {
   return f.graphs.size() > 1 ? fmt::format("{}#{}", f.path, g.source.record_index) : f.path;
 }
 
+// The options with an op-equivalence table filled in: the caller's, or the
+// built-in one stored in `builtin`, which must outlive the returned options.
+DiffOptions WithEquivalence(const DiffOptions& options, OpEquivalence* builtin) {
+  DiffOptions opts = options;
+  if (opts.align.equivalence == nullptr) {
+    *builtin = OpEquivalence::BuiltIn();
+    opts.align.equivalence = builtin;
+  }
+  return opts;
+}
+
 }  // namespace
 
 bool GraphPairDiff::identical() const {
@@ -189,11 +200,7 @@ bool DiffResult::same() const {
 absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
                                      const DiffOptions& options) {
   OpEquivalence builtin;
-  DiffOptions opts = options;
-  if (opts.align.equivalence == nullptr) {
-    builtin = OpEquivalence::BuiltIn();
-    opts.align.equivalence = &builtin;
-  }
+  DiffOptions opts = WithEquivalence(options, &builtin);
   const OpEquivalence& eq = *opts.align.equivalence;
   DiffResult result;
   result.left_root = left.root;
@@ -254,11 +261,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
 absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
                                       const DiffOptions& options) {
   OpEquivalence builtin;
-  DiffOptions opts = options;
-  if (opts.align.equivalence == nullptr) {
-    builtin = OpEquivalence::BuiltIn();
-    opts.align.equivalence = &builtin;
-  }
+  DiffOptions opts = WithEquivalence(options, &builtin);
   DiffResult result;
   result.left_root = left.source.file;
   result.right_root = right.source.file;
