@@ -406,9 +406,8 @@ class AlignMatcherTest : public ::testing::Test {
  protected:
   void Start(const Graph& l, const Graph& r) {
     st_ = align::State();
-    st_.options = &options_;
-    st_.equivalence = &eq_;
-    ASSERT_TRUE(align::Normalizer().Run(l, r, st_).ok());
+    options_.equivalence = &eq_;
+    ASSERT_TRUE(align::Normalizer().Run(l, r, options_, st_).ok());
   }
   size_t Matched() const {
     size_t n = 0;
@@ -497,7 +496,7 @@ TEST_F(AlignMatcherTest, PropagationFollowsOperandsAndUserRoles) {
   EXPECT_EQ(st_.how[0][u], align::MatcherId::kPropagate);
 }
 
-TEST_F(AlignMatcherTest, PositionPairsIdenticalOutputsInOrder) {
+TEST_F(AlignMatcherTest, SymmetryPairsIdenticalOutputsInOrder) {
   GraphBuilder b;
   std::vector<uint32_t> outs;
   for (int i = 0; i < 3; ++i) {
@@ -510,9 +509,11 @@ TEST_F(AlignMatcherTest, PositionPairsIdenticalOutputsInOrder) {
   Start(g, m.graph);
   align::AnchorMatcher(align::Level::kFull).Run(st_);
   EXPECT_EQ(Matched(), 0u);  // all alike
-  align::PositionMatcher().Run(st_);
-  align::PropagationMatcher().Run(st_);
+  align::SymmetryMatcher().Run(st_);
   for (uint32_t v = 0; v < g.nodes.size(); ++v) EXPECT_EQ(st_.map[0][v], m.truth[v]);
+  // The output positions made the choice; the constants followed.
+  EXPECT_EQ(st_.how[0][outs[0]], align::MatcherId::kSymmetry);
+  EXPECT_EQ(st_.how[0][g.nodes[outs[0]].operands[0].node], align::MatcherId::kRefine);
 }
 
 TEST_F(AlignMatcherTest, SimilarityScoresNeighbours) {

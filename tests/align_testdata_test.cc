@@ -16,6 +16,7 @@
 #include "graphdiff/parse.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/expect_alignment.h"
 #include "testing/graph_mutate.h"
 
 namespace graphdiff {
@@ -73,61 +74,6 @@ Graph LoadOne(const std::string& relative) {
   return std::move(parsed->graphs[0]);
 }
 
-struct Score {
-  double precision = 0, recall = 0;
-};
-
-// Nodes no alignment can tell apart: same op, attributes, types, operands,
-// readers and output positions. Pairing either with the other's counterpart
-// is equally right.
-bool Interchangeable(const Graph& g, const std::vector<std::vector<ValueRef>>& readers,
-                     uint32_t a, uint32_t b) {
-  if (a == b) return true;
-  const Node& x = g.nodes[a];
-  const Node& y = g.nodes[b];
-  if (x.op != y.op || x.operands != y.operands || x.results.size() != y.results.size() ||
-      x.attrs.size() != y.attrs.size() || readers[a] != readers[b]) {
-    return false;
-  }
-  for (size_t i = 0; i < x.attrs.size(); ++i) {
-    if (x.attrs[i].key != y.attrs[i].key || x.attrs[i].value != y.attrs[i].value) return false;
-  }
-  for (size_t i = 0; i < x.results.size(); ++i) {
-    if (FormatType(g, x.results[i]) != FormatType(g, y.results[i])) return false;
-  }
-  for (const ValueRef& r : g.outputs) {
-    if (r.node == a || r.node == b) return false;
-  }
-  return true;
-}
-
-// Precision and recall of the pairs against the truth, up to
-// interchangeable nodes of the left graph `g`.
-Score Compare(const Graph& g, const Alignment& a, const testing::Mutated& m) {
-  std::vector<std::vector<ValueRef>> readers(g.nodes.size());
-  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
-    for (uint32_t i = 0; i < g.nodes[v].operands.size(); ++i) {
-      readers[g.nodes[v].operands[i].node].push_back({v, i});
-    }
-  }
-  std::vector<uint32_t> inverse(m.graph.nodes.size(), testing::kAbsent);
-  size_t truth = 0;
-  for (uint32_t i = 0; i < m.truth.size(); ++i) {
-    if (m.truth[i] == testing::kAbsent) continue;
-    inverse[m.truth[i]] = i;
-    ++truth;
-  }
-  size_t correct = 0;
-  for (const NodePair& p : a.pairs) {
-    uint32_t want = inverse[p.right];
-    correct += want != testing::kAbsent && Interchangeable(g, readers, p.left, want);
-  }
-  Score s;
-  s.precision = a.pairs.empty() ? 1.0 : static_cast<double>(correct) / a.pairs.size();
-  s.recall = truth == 0 ? 1.0 : static_cast<double>(correct) / truth;
-  return s;
-}
-
 // A deterministic choice of an op node with operands, spread by `k`.
 uint32_t PickOpNode(const Graph& g, uint32_t k) {
   std::vector<uint32_t> ops;
@@ -136,23 +82,6 @@ uint32_t PickOpNode(const Graph& g, uint32_t k) {
   }
   if (ops.empty()) return testing::kAbsent;
   return ops[(ops.size() * (2 * k + 1)) / (2 * (k + 2)) % ops.size()];
-}
-
-// Exactly the planted changes, nothing else.
-void ExpectExactly(const Graph& g, const Alignment& a, const testing::Mutated& m,
-                   const std::string& what) {
-  Score s = Compare(g, a, m);
-  EXPECT_EQ(s.precision, 1.0) << what;
-  EXPECT_EQ(s.recall, 1.0) << what;
-  EXPECT_TRUE(a.left_only.empty()) << what;
-  EXPECT_EQ(a.right_only, m.added) << what;
-  std::map<uint32_t, uint32_t> planted;
-  for (size_t i = 0; i < m.changed.size(); ++i) planted[m.changed[i]] |= m.reasons[i];
-  for (const NodePair& p : a.pairs) {
-    auto it = planted.find(p.left);
-    uint32_t want = it == planted.end() ? 0 : it->second;
-    EXPECT_EQ(p.reasons, want) << what << ": left node " << p.left << " " << p.detail;
-  }
 }
 
 TEST(AlignTestdataTest, FindsGraphs) { EXPECT_GE(AllGraphs().size(), 1u); }
@@ -164,11 +93,11 @@ TEST(AlignTestdataTest, RenumberedReorderedCopiesAlignExactly) {
       testing::Mutated m = testing::Then(r, testing::Reorder(r.graph, seed * 31));
       absl::StatusOr<Alignment> a = Align(ng.graph, m.graph);
       ASSERT_TRUE(a.ok()) << ng.path << ": " << a.status();
-      Score s = Compare(ng.graph, *a, m);
+      testing::Score s = testing::Compare(ng.graph, *a, m);
       EXPECT_GE(s.precision, 0.999) << ng.path << " seed " << seed;
       EXPECT_GE(s.recall, 0.999) << ng.path << " seed " << seed;
       EXPECT_TRUE(a->identical()) << ng.path << " seed " << seed;
-      ExpectExactly(ng.graph, *a, m, ng.path);
+      testing::ExpectExactly(ng.graph, *a, m, ng.path);
     }
   }
 }
@@ -202,7 +131,7 @@ TEST(AlignTestdataTest, PlantedPerturbationsAreReportedExactly) {
       testing::Mutated shuffled = testing::Then(m, testing::Reorder(m.graph, 77));
       absl::StatusOr<Alignment> a = Align(g, shuffled.graph);
       ASSERT_TRUE(a.ok()) << a.status();
-      ExpectExactly(g, *a, shuffled, ng.path + " " + what);
+      testing::ExpectExactly(g, *a, shuffled, ng.path + " " + what);
       if (what == "outputs") {
         EXPECT_EQ(a->right_only_outputs, shuffled.added_outputs) << ng.path;
         EXPECT_TRUE(a->left_only_outputs.empty()) << ng.path;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "graphdiff/equivalence.h"
 #include "graphdiff/graph.h"
@@ -37,7 +38,7 @@ std::vector<std::string> ChangeReasonNames(uint32_t reasons);
 struct NodePair {
   uint32_t left = 0;
   uint32_t right = 0;
-  std::string matcher;  // "anchor", "propagate", "position", "similarity", "twins", "relaxed"
+  std::string matcher;  // "anchor", "refine", "symmetry", "propagate", "similarity", "twins", "relaxed"
   uint32_t reasons = 0;  // ChangeReason bits
   std::string detail;    // human-readable: "stride=(1, 1) -> (2, 2)"
   bool changed() const { return reasons != 0; }
@@ -73,6 +74,17 @@ struct AlignOptions {
 // Aligns two graphs. Deterministic; swapping the arguments swaps the result.
 absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
                                 const AlignOptions& options = {});
+
+// Checks that `alignment` is consistent with the two graphs it claims to
+// align, whoever made it: indices in range; every node either paired or
+// listed as one-sided, never both; a node in several pairs only where a
+// one-to-many matcher ("relaxed") made them; every unchanged pair has the
+// same op and its operands paired with each other at the same positions
+// (through pure aliases, as the aligner compares them); every output
+// position matched or listed once, and matched outputs agree with their
+// nodes' pairs. Returns the first violation, naming the nodes.
+absl::Status VerifyAlignment(const Graph& left, const Graph& right, const Alignment& alignment,
+                             const AlignOptions& options = {});
 
 }  // namespace graphdiff
 GRAPHDIFF_PUBLIC_END

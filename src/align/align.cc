@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "align/matchers.h"
+#include "align/sequence.h"
 #include "align/state.h"
 #include "align/verdict.h"
 
@@ -34,7 +35,26 @@ void MatchOutputs(const Graph& left, const Graph& right, const State& st,
     return std::tie(a.node, a.output, a.pos) < std::tie(b.node, b.output, b.pos);
   });
   std::vector<uint8_t> used(right.outputs.size(), 0);
+  // A value returned at several positions: positions pair in relative order
+  // first, so an output inserted on one side shifts nothing.
+  std::vector<uint64_t> a(left.outputs.size()), b(right.outputs.size());
+  auto key = [](uint32_t node, uint32_t output) {
+    return (static_cast<uint64_t>(node) << 32) | output;
+  };
   for (uint32_t i = 0; i < left.outputs.size(); ++i) {
+    const uint32_t m = st.map[0][left.outputs[i].node];
+    a[i] = m == kNone ? ~uint64_t{i} : key(m, left.outputs[i].output);
+  }
+  for (uint32_t j = 0; j < right.outputs.size(); ++j) {
+    b[j] = key(right.outputs[j].node, right.outputs[j].output);
+  }
+  std::vector<uint8_t> paired(left.outputs.size(), 0);
+  for (const auto& [i, j] : align::AlignSequences(a, b)) {
+    used[j] = paired[i] = 1;
+    out.matched_outputs.emplace_back(i, j);
+  }
+  for (uint32_t i = 0; i < left.outputs.size(); ++i) {
+    if (paired[i]) continue;
     const ValueRef& v = left.outputs[i];
     uint32_t m = st.map[0][v.node];
     bool found = false;
@@ -55,6 +75,7 @@ void MatchOutputs(const Graph& left, const Graph& right, const State& st,
     }
     if (!found) out.left_only_outputs.push_back(i);
   }
+  std::sort(out.matched_outputs.begin(), out.matched_outputs.end());
   for (uint32_t j = 0; j < right.outputs.size(); ++j) {
     if (!used[j]) out.right_only_outputs.push_back(j);
   }
@@ -150,11 +171,8 @@ bool Alignment::identical() const {
 
 absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
                                 const AlignOptions& options) {
-  static const OpEquivalence* const kBuiltIn = new OpEquivalence(OpEquivalence::BuiltIn());
   State st;
-  st.options = &options;
-  st.equivalence = options.equivalence ? options.equivalence : kBuiltIn;
-  absl::Status status = align::Normalizer().Run(left, right, st);
+  absl::Status status = align::Normalizer().Run(left, right, options, st);
   if (!status.ok()) return status;
 
   // The fixed order: exact evidence first, then what it vouches for, then
@@ -164,7 +182,7 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   align::PropagationMatcher exact(/*exact_only=*/true), propagate;
   align::AnchorMatcher(align::Level::kFull).Run(st);
   exact.Run(st);
-  align::PositionMatcher().Run(st);
+  align::SymmetryMatcher().Run(st);
   exact.Run(st);
   align::AnchorMatcher(align::Level::kStructure).Run(st);
   exact.Run(st);
@@ -172,9 +190,12 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   propagate.Run(st);
   align::SimilarityMatcher().Run(st);
   propagate.Run(st);
+  // Different ops with matched surroundings pair before any leftovers are
+  // paired as twins: a substituted op's operands then follow it by position
+  // instead of being guessed.
+  if (options.relaxed) align::RelaxedMatcher().Run(st);
   align::TwinMatcher().Run(st);
   propagate.Run(st);
-  if (options.relaxed) align::RelaxedMatcher().Run(st);
 
   Alignment out;
   BuildPairs(st, out);

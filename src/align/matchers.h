@@ -17,7 +17,8 @@ namespace graphdiff::align {
 // Fails on a graph that is not topologically ordered.
 class Normalizer {
  public:
-  absl::Status Run(const Graph& left, const Graph& right, State& state);
+  absl::Status Run(const Graph& left, const Graph& right, const AlignOptions& options,
+                   State& state);
 };
 
 // Unique-to-unique pairs of equal fingerprints at one level, tallest first,
@@ -44,9 +45,12 @@ class PropagationMatcher {
   bool exact_only_;
 };
 
-// Graph inputs and outputs are ordered: identical leftovers among them (a
-// row of equal parameters, equal dead outputs) pair in declaration order.
-class PositionMatcher {
+// Look-alikes told apart by colour refinement of both graphs together, then
+// by individualising one pair among equal candidates at a time (output
+// order, meaningful input order, stable names, node order last) and
+// refining again. Pairs from refinement alone are "refine"; the chosen ones
+// are "symmetry".
+class SymmetryMatcher {
  public:
   void Run(State& state);
 };

@@ -171,8 +171,9 @@ const char* MatcherName(MatcherId id) {
   switch (id) {
     case MatcherId::kNone: return "none";
     case MatcherId::kAnchor: return "anchor";
+    case MatcherId::kRefine: return "refine";
+    case MatcherId::kSymmetry: return "symmetry";
     case MatcherId::kPropagate: return "propagate";
-    case MatcherId::kPosition: return "position";
     case MatcherId::kSimilarity: return "similarity";
     case MatcherId::kTwins: return "twins";
     case MatcherId::kRelaxed: return "relaxed";
@@ -180,7 +181,11 @@ const char* MatcherName(MatcherId id) {
   return "none";
 }
 
-absl::Status Normalizer::Run(const Graph& left, const Graph& right, State& state) {
+absl::Status Normalizer::Run(const Graph& left, const Graph& right,
+                             const AlignOptions& options, State& state) {
+  static const OpEquivalence* const kBuiltIn = new OpEquivalence(OpEquivalence::BuiltIn());
+  state.options = &options;
+  state.equivalence = options.equivalence ? options.equivalence : kBuiltIn;
   const OpEquivalence& eq = *state.equivalence;
   for (int s = 0; s < 2; ++s) {
     const Graph& g = s == 0 ? left : right;

@@ -32,8 +32,9 @@ inline bool IsPresentationKey(std::string_view key) {
 enum class MatcherId : uint8_t {
   kNone = 0,
   kAnchor,
+  kRefine,
+  kSymmetry,
   kPropagate,
-  kPosition,
   kSimilarity,
   kTwins,
   kRelaxed,

@@ -120,6 +120,26 @@ Mutated AddExtraOutputs(const Graph& g, uint32_t count, uint64_t seed) {
   return m;
 }
 
+Mutated AddDeadNode(const Graph& g, uint32_t source) {
+  Mutated m = Identity(g);
+  Node n;
+  n.op = n.raw_op = m.graph.intern("aten::dead_clone");
+  n.name = m.graph.intern("%dead_of_" + std::to_string(source));
+  n.operands.push_back({source, 0});
+  if (!g.nodes[source].results.empty()) n.results.push_back(g.nodes[source].results[0]);
+  m.added.push_back(static_cast<uint32_t>(m.graph.nodes.size()));
+  m.graph.nodes.push_back(std::move(n));
+  return m;
+}
+
+Mutated AddOutput(const Graph& g, ValueRef value, uint32_t position) {
+  Mutated m = Identity(g);
+  if (position > g.outputs.size()) position = static_cast<uint32_t>(g.outputs.size());
+  m.graph.outputs.insert(m.graph.outputs.begin() + position, value);
+  m.added_outputs.push_back(position);
+  return m;
+}
+
 Mutated SubstituteOp(const Graph& g, uint32_t node, std::string_view op) {
   Mutated m = Identity(g);
   m.graph.nodes[node].op = m.graph.nodes[node].raw_op = m.graph.intern(op);

@@ -41,6 +41,11 @@ Mutated Reorder(const Graph& g, uint64_t seed);
 Mutated InsertDeadNodes(const Graph& g, uint32_t count, uint64_t seed);
 // Extra outputs returning existing values.
 Mutated AddExtraOutputs(const Graph& g, uint32_t count, uint64_t seed);
+// One node reading `source` that nobody uses.
+Mutated AddDeadNode(const Graph& g, uint32_t source);
+// One more output returning `value`, at the end of the output list or,
+// with `position`, inserted there (later outputs shift by one).
+Mutated AddOutput(const Graph& g, ValueRef value, uint32_t position = kAbsent);
 // Changes one node's op.
 Mutated SubstituteOp(const Graph& g, uint32_t node, std::string_view op);
 // Sets (or adds) one attribute of one node.

@@ -1,0 +1,92 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// A partition of the nodes of both graphs together, refined to the coarsest
+// stable colouring (two nodes share a cell only when they have the same
+// number of neighbours in every cell, per edge role), with backtracking.
+//
+// Both sides live in one partition, so a cell is a set of look-alikes across
+// the two graphs: one left and one right node alone in a cell is a match,
+// a cell with as many left as right nodes is a set of interchangeable
+// candidates, and a cell holding one side only is a difference. This is the
+// colour refinement of graph isomorphism solvers (nauty, bliss, Traces):
+// Hopcroft's "all but the largest piece" keeps the total work
+// O((N + E) log N), and individualising one pair and refining again is how
+// a choice among look-alikes propagates before the next one is made.
+#ifndef GRAPHDIFF_SRC_ALIGN_PARTITION_H_
+#define GRAPHDIFF_SRC_ALIGN_PARTITION_H_
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "align/state.h"
+
+namespace graphdiff::align {
+
+class JointPartition {
+ public:
+  // Element ids: left node v is v, right node v is left_size + v. `key`
+  // gives the initial colour of every element (equal keys start in one
+  // cell); cells whose key has `fixed` set are pairs made by earlier
+  // matchers and are never split.
+  JointPartition(const State& st, const std::vector<uint64_t>& key,
+                 const std::vector<uint8_t>& fixed);
+
+  // Splits cells until the partition is stable.
+  void Refine();
+
+  // Puts l and r (element ids, same cell) in a cell of their own and
+  // refines. Returns false, with the partition as it was before, when the
+  // choice splits a cell with as many left as right nodes into pieces that
+  // are not: then l and r are not interchangeable counterparts.
+  bool Individualise(uint32_t l, uint32_t r);
+
+  uint32_t cell(uint32_t element) const { return cell_of_[element]; }
+  uint32_t num_cells() const { return static_cast<uint32_t>(start_.size()); }
+  uint32_t size(uint32_t c) const { return end_[c] - start_[c]; }
+  uint32_t left_count(uint32_t c) const { return left_[c]; }
+  uint32_t right_count(uint32_t c) const { return size(c) - left_[c]; }
+  bool fixed(uint32_t c) const { return fixed_[c] != 0; }
+  // Members of cell c, in no particular order.
+  const uint32_t* begin(uint32_t c) const { return elems_.data() + start_[c]; }
+  const uint32_t* end(uint32_t c) const { return elems_.data() + end_[c]; }
+  uint32_t left_size() const { return n0_; }
+
+ private:
+  void Push(uint32_t c);
+  void MoveToTail(uint32_t c, uint32_t x);
+  uint32_t NewCell(uint32_t parent, uint32_t count);
+  void SplitBy(uint32_t splitter);
+  void Undo(size_t trail_mark);
+  template <typename Fn>
+  void ForEachEdge(uint32_t element, Fn fn) const;
+
+  const State& st_;
+  uint32_t n0_ = 0;
+  std::vector<uint32_t> elems_, pos_, cell_of_;
+  std::vector<uint32_t> start_, end_, left_;
+  std::vector<uint8_t> fixed_, queued_;
+  std::deque<uint32_t> queue_;
+  // parent_[c - first_split_cell_]: the cell that cell c was split from.
+  // Cells are made in id order and undone in reverse, so the last one made
+  // always sits right after its parent's range.
+  std::vector<uint32_t> parent_;
+  uint32_t first_split_cell_ = 0;
+  bool checking_ = false;
+  bool inconsistent_ = false;
+  // Scratch for SplitBy.
+  struct Touch {
+    uint32_t cell;
+    uint64_t sig;
+    uint32_t element;
+  };
+  std::vector<uint64_t> sig_;
+  std::vector<uint8_t> mark_;
+  std::vector<uint32_t> touched_;
+  std::vector<Touch> groups_;
+  std::vector<uint32_t> made_;
+};
+
+}  // namespace graphdiff::align
+
+#endif  // GRAPHDIFF_SRC_ALIGN_PARTITION_H_

@@ -1,0 +1,22 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Aligning two ordered lists (graph outputs, graph inputs) by their
+// content, so that entries inserted on one side shift nothing else.
+#ifndef GRAPHDIFF_SRC_ALIGN_SEQUENCE_H_
+#define GRAPHDIFF_SRC_ALIGN_SEQUENCE_H_
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace graphdiff::align {
+
+// Positions (i, j), ascending in both, with a[i] == b[j]: the common prefix,
+// the common suffix, and a longest common subsequence of what lies between
+// when that middle part is small enough to compare element by element.
+std::vector<std::pair<uint32_t, uint32_t>> AlignSequences(const std::vector<uint64_t>& a,
+                                                          const std::vector<uint64_t>& b);
+
+}  // namespace graphdiff::align
+
+#endif  // GRAPHDIFF_SRC_ALIGN_SEQUENCE_H_

@@ -1,0 +1,224 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Symmetry: look-alikes that only their position tells apart (N identical
+// parameter updates, replicated heads, parameters returned as outputs),
+// resolved the way graph isomorphism solvers do it. Both graphs are coloured
+// together by partition refinement, with the pairs made so far as fixed
+// colours; then one pair among equal candidates is individualised at a time
+// and refined again, so each choice propagates before the next one. The
+// evidence for a choice, strongest first: the relative order of graph
+// outputs, the order of graph inputs where a format makes it meaningful
+// (FX placeholders, HLO parameter numbers), names and frames a format keeps
+// stable, and node order in the file only among nodes nothing else tells
+// apart. A choice that splits a balanced cell unevenly is undone.
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "align/hash.h"
+#include "align/matchers.h"
+#include "align/partition.h"
+#include "align/sequence.h"
+
+namespace graphdiff::align {
+namespace {
+
+constexpr uint64_t kPairSeed = 0x70616972ULL;
+constexpr uint64_t kCoveredSeed = 0x636f76ULL;
+// Candidates tried for one node before it is left to later matchers.
+constexpr int kTriesPerNode = 4;
+
+class Symmetry {
+ public:
+  Symmetry(State& st, JointPartition& p) : st_(st), p_(p), n0_(st.side[0].size) {
+    chosen_.assign(n0_, 0);
+  }
+
+  // Individualises the corresponding entries of both sides' output lists
+  // (and input lists, where their order means something).
+  void ByPositions(bool outputs) {
+    std::vector<uint32_t> nodes[2];
+    std::vector<uint64_t> seq[2];
+    for (int s = 0; s < 2; ++s) {
+      const Graph& g = *st_.side[s].graph;
+      const uint32_t off = s == 0 ? 0 : n0_;
+      if (outputs) {
+        for (const ValueRef& r : g.outputs) {
+          nodes[s].push_back(off + r.node);
+          seq[s].push_back(Combine(p_.cell(off + r.node), r.output));
+        }
+      } else {
+        for (uint32_t v : g.inputs) {
+          if (v >= st_.side[s].size) continue;
+          nodes[s].push_back(off + v);
+          seq[s].push_back(p_.cell(off + v));
+        }
+      }
+    }
+    for (const auto& [i, j] : AlignSequences(seq[0], seq[1])) {
+      const uint32_t l = nodes[0][i], r = nodes[1][j];
+      const uint32_t c = p_.cell(l);
+      if (p_.cell(r) != c || p_.size(c) == 2 || p_.fixed(c)) continue;
+      Try(l, r);
+    }
+  }
+
+  // Individualises the remaining balanced cells until none is left.
+  void Everything() {
+    for (;;) {
+      std::vector<std::pair<uint64_t, uint32_t>> cells;
+      for (uint32_t c = 0; c < p_.num_cells(); ++c) {
+        if (!Balanced(c)) continue;
+        uint32_t lo[2] = {kNone, kNone};
+        for (const uint32_t* x = p_.begin(c); x != p_.end(c); ++x) {
+          const int s = *x < n0_ ? 0 : 1;
+          lo[s] = std::min(lo[s], *x - (s == 0 ? 0 : n0_));
+        }
+        // Side-symmetric order, so swapping the graphs mirrors the choices.
+        cells.emplace_back(SymKey(lo[0], lo[1]), c);
+      }
+      if (cells.empty()) return;
+      std::sort(cells.begin(), cells.end());
+      bool progress = false;
+      for (const auto& [key, c] : cells) progress |= Resolve(c);
+      if (!progress) return;
+    }
+  }
+
+  // Pairs every cell of one left and one right node.
+  void Collect() {
+    for (uint32_t c = 0; c < p_.num_cells(); ++c) {
+      if (p_.fixed(c) || p_.left_count(c) != 1 || p_.right_count(c) != 1) continue;
+      uint32_t l = *p_.begin(c), r = *(p_.begin(c) + 1);
+      if (l > r) std::swap(l, r);
+      r -= n0_;
+      if (!st_.free(0, l) || !st_.free(1, r)) continue;
+      st_.Match(l, r, chosen_[l] ? MatcherId::kSymmetry : MatcherId::kRefine);
+    }
+  }
+
+ private:
+  bool Balanced(uint32_t c) const {
+    return !p_.fixed(c) && p_.left_count(c) >= 2 && p_.left_count(c) == p_.right_count(c);
+  }
+
+  bool Try(uint32_t l, uint32_t r) {
+    // Each failed choice costs a refinement and its undoing; past a budget
+    // proportional to the graphs, what is left goes to later matchers.
+    if (failures_ > failure_budget_) return false;
+    if (!p_.Individualise(l, r)) {
+      ++failures_;
+      return false;
+    }
+    chosen_[l] = 1;
+    return true;
+  }
+
+  // What a format keeps stable across runs and a tie can be broken by: FX
+  // value names and the model frame.
+  std::string_view Hint(uint32_t element) const {
+    const int s = element < n0_ ? 0 : 1;
+    const Graph& g = *st_.side[s].graph;
+    const Node& node = g.nodes[element - (s == 0 ? 0 : n0_)];
+    if (!node.frame.empty()) return g.str(node.frame);
+    if (g.kind == GraphKind::kFx) return g.str(node.name);
+    return {};
+  }
+
+  // Individualises pairs of cell c, lowest node numbers first, until it is
+  // resolved or nothing more can be chosen. True if a pair was made.
+  bool Resolve(uint32_t c) {
+    if (!Balanced(c)) return false;
+    std::vector<uint32_t> left, right;
+    for (const uint32_t* x = p_.begin(c); x != p_.end(c); ++x) {
+      (*x < n0_ ? left : right).push_back(*x);
+    }
+    std::sort(left.begin(), left.end());
+    std::sort(right.begin(), right.end());
+    absl::flat_hash_map<std::string_view, uint32_t> by_hint;  // first right holder
+    for (uint32_t r : right) {
+      std::string_view h = Hint(r);
+      if (!h.empty()) by_hint.try_emplace(h, r);
+    }
+    bool progress = false;
+    size_t next_right = 0;
+    std::vector<uint32_t> candidates;
+    for (uint32_t l : left) {
+      if (p_.cell(l) != c || !Balanced(c)) continue;
+      candidates.clear();
+      std::string_view h = Hint(l);
+      if (!h.empty()) {
+        auto it = by_hint.find(h);
+        if (it != by_hint.end() && p_.cell(it->second) == c) candidates.push_back(it->second);
+      }
+      while (next_right < right.size() && p_.cell(right[next_right]) != c) ++next_right;
+      for (size_t k = next_right; k < right.size() && candidates.size() < kTriesPerNode; ++k) {
+        if (p_.cell(right[k]) == c && (candidates.empty() || candidates[0] != right[k])) {
+          candidates.push_back(right[k]);
+        }
+      }
+      for (uint32_t r : candidates) {
+        if (Try(l, r)) {
+          progress = true;
+          break;
+        }
+      }
+    }
+    return progress;
+  }
+
+  State& st_;
+  JointPartition& p_;
+  uint32_t n0_;
+  std::vector<uint8_t> chosen_;  // left nodes individualised by a choice
+  uint64_t failures_ = 0;
+  uint64_t failure_budget_ = 64 + (st_.side[0].size + st_.side[1].size) / 64;
+};
+
+bool OrderedInputs(const Graph& g) {
+  // IR device_data nodes are listed in the order the file happens to print
+  // them; FX placeholders and HLO parameters are a signature.
+  return g.kind == GraphKind::kFx || g.kind == GraphKind::kHlo;
+}
+
+}  // namespace
+
+void SymmetryMatcher::Run(State& st) {
+  const uint32_t n0 = st.side[0].size, n1 = st.side[1].size;
+  if (n0 == 0 || n1 == 0) return;
+  std::vector<uint64_t> key(n0 + n1);
+  std::vector<uint8_t> fixed(n0 + n1, 0);
+  for (int s = 0; s < 2; ++s) {
+    const SideView& v = st.side[s];
+    const uint32_t off = s == 0 ? 0 : n0;
+    for (uint32_t x = 0; x < v.size; ++x) {
+      uint64_t k;
+      if (st.map[s][x] != kNone) {
+        // Already paired: one fixed colour per pair, named by its left node.
+        k = Combine(kPairSeed, s == 0 ? x : st.map[s][x]);
+        fixed[off + x] = 1;
+      } else if (st.covered[s][x]) {
+        k = Combine(kCoveredSeed, off + x);
+        fixed[off + x] = 1;
+      } else {
+        k = Combine(v.cls[x], v.leaf[x] * 2 + v.module[x]);
+        if (st.same_kind) k = Combine(k, v.attr_hash[x]);
+        if (st.use_types) k = Combine(k, v.type_hash[x]);
+      }
+      key[off + x] = k;
+    }
+  }
+  JointPartition p(st, key, fixed);
+  p.Refine();
+  Symmetry sym(st, p);
+  sym.ByPositions(/*outputs=*/true);
+  if (OrderedInputs(*st.side[0].graph) && OrderedInputs(*st.side[1].graph)) {
+    sym.ByPositions(/*outputs=*/false);
+  }
+  sym.Everything();
+  sym.Collect();
+}
+
+}  // namespace graphdiff::align

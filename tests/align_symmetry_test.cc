@@ -1,0 +1,213 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Alignment where structure alone cannot tell nodes apart: real graphs from
+// testdata/generated replicated as disjoint components, chained, turned into
+// N identical parameter updates, or returning their parameters, each against
+// its renumbered, reordered (and, for FX, renamed) copy. Every copy must be
+// identical; a change planted in one replica must be found exactly, on that
+// replica, and nothing else, both ways round.
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphdiff/align.h"
+#include "graphdiff/parse.h"
+#include "gtest/gtest.h"
+#include "testing/expect_alignment.h"
+#include "testing/graph_mutate.h"
+#include "testing/symmetric.h"
+
+namespace graphdiff {
+namespace {
+
+Graph Load(const std::string& relative) {
+  const std::string path = std::string(GRAPHDIFF_TESTDATA_DIR) + "/generated/" + relative;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  absl::StatusOr<ParsedText> parsed = ParseText(ss.str(), path);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  if (!parsed.ok() || parsed->graphs.empty()) return Graph();
+  return std::move(parsed->graphs[0]);
+}
+
+// Real graphs of both kinds, eager and AOT, small enough to replicate.
+const std::vector<std::string>& Sources() {
+  static const auto* s = new std::vector<std::string>{
+      "mlp/ir_eager.txt",          "mlp/fx_aot_forward.txt",
+      "resnet18/ir_eager.txt",     "resnet18/fx_aot_forward.txt",
+      "transformer_block/ir_aot_forward.txt", "transformer_block/fx_make_fx.txt",
+      "multi_output/fx_aot_forward.txt",
+  };
+  return *s;
+}
+
+testing::Mutated Shuffle(const Graph& g, uint64_t seed) {
+  testing::Mutated r = testing::Renumber(g, seed);
+  return testing::Then(r, testing::Reorder(r.graph, seed * 7 + 1));
+}
+
+void ExpectIdentical(const Graph& g, uint64_t seed, const std::string& what) {
+  testing::Mutated m = Shuffle(g, seed);
+  absl::StatusOr<Alignment> a = Align(g, m.graph);
+  ASSERT_TRUE(a.ok()) << what << ": " << a.status();
+  EXPECT_TRUE(a->identical()) << what;
+  testing::ExpectExactly(g, *a, m, what);
+  absl::StatusOr<Alignment> b = Align(m.graph, g);
+  ASSERT_TRUE(b.ok());
+  EXPECT_TRUE(b->identical()) << what << " (swapped)";
+  EXPECT_TRUE(VerifyAlignment(m.graph, g, *b).ok()) << what << ": "
+                                                   << VerifyAlignment(m.graph, g, *b);
+}
+
+TEST(AlignSymmetryTest, ReplicatedComponentsAreIdentical) {
+  for (const std::string& src : Sources()) {
+    Graph g = Load(src);
+    ASSERT_FALSE(g.nodes.empty()) << src;
+    for (uint32_t n : {2u, 8u, 32u}) {
+      ExpectIdentical(testing::Replicate(g, n), n, src + " x" + std::to_string(n));
+    }
+  }
+}
+
+TEST(AlignSymmetryTest, ChainedBlocksAreIdentical) {
+  for (const std::string& src : Sources()) {
+    Graph g = Load(src);
+    ExpectIdentical(testing::Chain(g, 6), 3, src + " chained");
+  }
+}
+
+TEST(AlignSymmetryTest, IdenticalParameterUpdatesAreIdentical) {
+  for (const std::string& src : Sources()) {
+    Graph step = testing::OptimizerStep(Load(src));
+    ASSERT_FALSE(step.nodes.empty()) << src;
+    ExpectIdentical(step, 5, src + " optimizer step");
+    ExpectIdentical(testing::Replicate(step, 4), 6, src + " optimizer steps x4");
+  }
+}
+
+TEST(AlignSymmetryTest, ParametersReturnedAsOutputsAreIdentical) {
+  for (const std::string& src : Sources()) {
+    Graph g = Load(src);
+    ExpectIdentical(testing::ReturnInputs(g), 7, src + " returning inputs");
+    ExpectIdentical(testing::ReturnInputs(testing::Replicate(g, 3)), 8,
+                    src + " x3 returning inputs");
+  }
+}
+
+// An op node of copy `copy` with at least one operand, spread by `k`.
+uint32_t OpIn(const Graph& block, const std::vector<uint32_t>& offsets, uint32_t copy,
+              uint32_t k) {
+  std::vector<uint32_t> ops;
+  for (uint32_t v = 0; v < block.nodes.size(); ++v) {
+    if (block.nodes[v].kind == NodeKind::kOp && !block.nodes[v].operands.empty()) {
+      ops.push_back(v);
+    }
+  }
+  if (ops.empty()) return testing::kAbsent;
+  return offsets[copy] + ops[(ops.size() * (2 * k + 1)) / (2 * (k + 2)) % ops.size()];
+}
+
+TEST(AlignSymmetryTest, ChangeInOneReplicaIsLocalised) {
+  for (const std::string& src : Sources()) {
+    Graph block = Load(src);
+    const uint32_t copies = 32, target = 17;
+    std::vector<uint32_t> offsets;
+    Graph g = testing::Replicate(block, copies, &offsets);
+    std::vector<std::pair<std::string, testing::Mutated>> cases;
+    const uint32_t sub = OpIn(block, offsets, target, 1);
+    ASSERT_NE(sub, testing::kAbsent) << src;
+    cases.emplace_back("op renamed", testing::SubstituteOp(g, sub, "aten::planted_op"));
+    cases.emplace_back("attribute",
+                       testing::ChangeAttribute(g, OpIn(block, offsets, target, 0), "planted", "1"));
+    cases.emplace_back("dead node", testing::AddDeadNode(g, OpIn(block, offsets, target, 2)));
+    const uint32_t first_out = target * static_cast<uint32_t>(block.outputs.size());
+    cases.emplace_back("output added",
+                       testing::AddOutput(g, {OpIn(block, offsets, target, 3), 0}, first_out));
+    // Rewire an operand of one node of the replica to an earlier op of the
+    // same replica that it does not read yet.
+    const uint32_t reader = OpIn(block, offsets, target, 2);
+    for (uint32_t s = reader; s-- > offsets[target];) {
+      const Node& rn = g.nodes[reader];
+      if (g.nodes[s].kind != NodeKind::kOp || g.nodes[s].num_outputs() != 1) continue;
+      bool reads = false;
+      for (const ValueRef& r : rn.operands) reads |= r.node == s;
+      if (reads) continue;
+      cases.emplace_back("rewired", testing::RewireOperand(g, reader, 0, s));
+      break;
+    }
+    for (auto& [what, planted] : cases) {
+      const std::string label = src + " x32, " + what + " in copy 17";
+      testing::Mutated m = testing::Then(planted, Shuffle(planted.graph, 11));
+      absl::StatusOr<Alignment> a = Align(g, m.graph);
+      ASSERT_TRUE(a.ok()) << label << ": " << a.status();
+      EXPECT_FALSE(a->identical()) << label;
+      testing::ExpectExactly(g, *a, m, label);
+      EXPECT_EQ(a->right_only_outputs, m.added_outputs) << label;
+      EXPECT_TRUE(a->left_only_outputs.empty()) << label;
+      // Both ways round: what was added is now removed.
+      absl::StatusOr<Alignment> b = Align(m.graph, g);
+      ASSERT_TRUE(b.ok());
+      EXPECT_TRUE(VerifyAlignment(m.graph, g, *b).ok()) << label;
+      EXPECT_EQ(b->left_only, a->right_only) << label;
+      EXPECT_EQ(b->right_only, a->left_only) << label;
+      EXPECT_EQ(b->left_only_outputs, a->right_only_outputs) << label;
+      size_t changed_a = 0, changed_b = 0;
+      for (const NodePair& p : a->pairs) changed_a += p.changed();
+      for (const NodePair& p : b->pairs) changed_b += p.changed();
+      EXPECT_EQ(changed_a, changed_b) << label;
+    }
+  }
+}
+
+TEST(AlignSymmetryTest, Deterministic) {
+  Graph g = testing::Replicate(Load("resnet18/ir_eager.txt"), 8);
+  testing::Mutated m = Shuffle(testing::SubstituteOp(g, 500, "aten::planted_op").graph, 3);
+  absl::StatusOr<Alignment> a = Align(g, m.graph);
+  absl::StatusOr<Alignment> b = Align(g, m.graph);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->pairs.size(), b->pairs.size());
+  for (size_t i = 0; i < a->pairs.size(); ++i) {
+    EXPECT_EQ(a->pairs[i].left, b->pairs[i].left);
+    EXPECT_EQ(a->pairs[i].right, b->pairs[i].right);
+    EXPECT_EQ(a->pairs[i].matcher, b->pairs[i].matcher);
+  }
+}
+
+TEST(AlignVerifyTest, CatchesInconsistentAlignments) {
+  Graph g = Load("mlp/ir_eager.txt");
+  absl::StatusOr<Alignment> a = Align(g, g);
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE(VerifyAlignment(g, g, *a).ok());
+  // Two unchanged pairs with their partners swapped: their readers' operands
+  // no longer pair up.
+  Alignment swapped = *a;
+  uint32_t x = testing::kAbsent, y = testing::kAbsent;
+  for (size_t i = 0; i < swapped.pairs.size() && y == testing::kAbsent; ++i) {
+    const Node& n = g.nodes[swapped.pairs[i].left];
+    if (n.kind != NodeKind::kOp) continue;
+    (x == testing::kAbsent ? x : y) = static_cast<uint32_t>(i);
+  }
+  ASSERT_NE(y, testing::kAbsent);
+  std::swap(swapped.pairs[x].right, swapped.pairs[y].right);
+  EXPECT_FALSE(VerifyAlignment(g, g, swapped).ok());
+  // A node both paired and one-sided.
+  Alignment twice = *a;
+  twice.left_only.push_back(twice.pairs.back().left);
+  EXPECT_FALSE(VerifyAlignment(g, g, twice).ok());
+  // An output matched to a position whose node is not its pair.
+  if (g.outputs.size() >= 2) {
+    Alignment outs = *a;
+    std::swap(outs.matched_outputs[0].second, outs.matched_outputs[1].second);
+    EXPECT_EQ(VerifyAlignment(g, g, outs).ok(), g.outputs[0] == g.outputs[1]);
+  }
+  // A node missing from both lists.
+  Alignment missing = *a;
+  missing.pairs.pop_back();
+  EXPECT_FALSE(VerifyAlignment(g, g, missing).ok());
+}
+
+}  // namespace
+}  // namespace graphdiff
