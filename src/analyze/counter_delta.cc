@@ -45,7 +45,7 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
   std::string moved_parts;
   std::string fallback_parts;
   for (const auto& [name, lr] : counters) {
-    if (IsCloneCounter(name)) continue;
+    if (IsCloneCounter(name) || IsCompilationCounter(name)) continue;
     int64_t before = lr.first ? lr.first->value : 0;
     int64_t after = lr.second ? lr.second->value : 0;
     bool is_fallback = name.rfind("aten::", 0) == 0;
@@ -73,6 +73,7 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
   for (const Metric& x : c.left.metrics) metrics[x.name].first = &x;
   for (const Metric& x : c.right.metrics) metrics[x.name].second = &x;
   for (const auto& [name, lr] : metrics) {
+    if (IsCompilationCounter(name)) continue;
     const Metric* any = lr.second ? lr.second : lr.first;
     if (any->unit == MetricUnit::kNanoseconds && !c.options.compare_timings) continue;
     double before = lr.first ? lr.first->accumulator : 0;
@@ -103,6 +104,42 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
                         "allocations); a change says the two runs took different paths.";
     out->push_back(std::move(moved));
   }
+}
+
+void FindSmallCounterChanges(const MetricsContext& c, const std::vector<Finding>& found,
+                             std::vector<Finding>* out) {
+  for (const Finding& f : found) {
+    if (f.graph == c.label) return;
+  }
+  std::map<std::string, std::pair<const Counter*, const Counter*>> counters;
+  for (const Counter& x : c.left.counters) counters[x.name].first = &x;
+  for (const Counter& x : c.right.counters) counters[x.name].second = &x;
+  Finding f;
+  f.id = "counter-delta";
+  f.severity = Severity::kInfo;
+  f.graph = c.label;
+  std::string parts;
+  for (const auto& [name, lr] : counters) {
+    int64_t before = lr.first ? lr.first->value : 0;
+    int64_t after = lr.second ? lr.second->value : 0;
+    if (lr.first && lr.second && before == after) continue;
+    ++f.count;
+    std::string change = fmt::format("{} -> {}", lr.first ? std::to_string(before) : "absent",
+                                     lr.second ? std::to_string(after) : "absent");
+    f.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name, lr.second->line,
+                                                     change)
+                                   : CounterEvidence(c.left, "left", name, lr.first->line,
+                                                     change));
+    if (f.count <= 4) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", name, change);
+  }
+  if (f.count == 0) return;
+  if (f.count > 4) parts += fmt::format(", and {} more", f.count - 4);
+  f.title = fmt::format("{} changed below the thresholds: {}",
+                        Plural(f.count, "counter", "counters"), parts);
+  f.explanation = "These counters differ between the runs, but by less than the counter-delta "
+                  "thresholds (--counter-min-abs / --counter-min-rel): run-to-run noise unless "
+                  "the runs should be identical.";
+  out->push_back(std::move(f));
 }
 
 }  // namespace graphdiff::analyze

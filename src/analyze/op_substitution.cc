@@ -4,8 +4,10 @@
 // equivalents (one class of the op table) are named as such; anything else
 // is a real substitution. A module call on one side stands for the op its
 // name suggests (bn -> batch_norm); a module lowered to exactly that op is a
-// level difference, not a substitution.
+// level difference, not a substitution. An op matched with an XLA fusion is
+// explained by the fused computation's contents (kind and fused ops).
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -49,6 +51,44 @@ struct Group {
   std::vector<std::pair<uint32_t, uint32_t>> nodes;
 };
 
+bool IsFusion(std::string_view op) { return ShortOp(op) == "fusion"; }
+
+// What a fusion computes, from the parser's summary of its fused
+// computation: "kLoop fusion of 1 add, 2 broadcast".
+struct FusionContents {
+  std::string kind;  // "kLoop", or "" when the dump does not say
+  std::string ops;   // "1 add, 2 broadcast", or ""
+  std::set<uint32_t> fusions;
+};
+
+FusionContents DescribeFusions(const Graph& g, const std::vector<uint32_t>& nodes) {
+  FusionContents out;
+  std::set<std::string> kinds, ops;
+  for (uint32_t i : nodes) {
+    out.fusions.insert(i);
+    const Node& n = g.nodes[i];
+    if (auto k = g.attr(n, "kind")) kinds.insert(std::string(*k));
+    if (auto o = g.attr(n, "callee_ops")) ops.insert(std::string(*o));
+  }
+  for (const std::string& k : kinds) out.kind += (out.kind.empty() ? "" : "/") + k;
+  for (const std::string& o : ops) out.ops += (out.ops.empty() ? "" : "; ") + o;
+  return out;
+}
+
+// True when the fused ops (as "1 add, 2 broadcast") include `op`'s opcode.
+bool FusedOpsHave(std::string_view ops, std::string_view op) {
+  std::string_view s = ShortOp(op);
+  size_t pos = 0;
+  while ((pos = ops.find(s, pos)) != std::string_view::npos) {
+    bool start = pos > 0 && ops[pos - 1] == ' ';
+    size_t end = pos + s.size();
+    bool stop = end == ops.size() || ops[end] == ',' || ops[end] == ';';
+    if (start && stop) return true;
+    pos = end;
+  }
+  return false;
+}
+
 }  // namespace
 
 void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
@@ -71,6 +111,43 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     f.id = "op-substitution";
     f.graph = c.label;
     f.count = g.count;
+    bool left_fusion = IsFusion(left_label), right_fusion = IsFusion(right_label);
+    if (left_fusion != right_fusion) {
+      // A fusion is explained by what it fuses, not flagged as unknown.
+      std::vector<uint32_t> fused;
+      for (const auto& [l, r] : g.nodes) fused.push_back(right_fusion ? r : l);
+      const Graph& fg = right_fusion ? c.right : c.left;
+      FusionContents fc = DescribeFusions(fg, fused);
+      const std::string& other = right_fusion ? left_label : right_label;
+      bool inside = FusedOpsHave(fc.ops, other);
+      std::string what = fmt::format(
+          "{}{}", Plural(static_cast<int64_t>(fc.fusions.size()), "fusion", "fusions"),
+          fc.kind.empty() ? "" : " (" + fc.kind + ")");
+      f.severity = inside || fc.ops.empty() ? Severity::kInfo : Severity::kWarning;
+      f.title = fmt::format("{} -> {} x{}: {} {} {}", left_label, right_label, g.count,
+                            right_fusion ? "fused into" : "unfused from", what,
+                            fc.ops.empty() ? std::string() : "of " + fc.ops);
+      while (!f.title.empty() && f.title.back() == ' ') f.title.pop_back();
+      f.explanation = fmt::format(
+          "{} {} nodes on the {} are computed inside {} on the {}{}. XLA fusion merges "
+          "elementwise work, broadcasts and reductions into one kernel; the pair view lines "
+          "each fused op up with the fusion that now computes it.",
+          g.count, other, right_fusion ? "left" : "right", what,
+          right_fusion ? "right" : "left",
+          fc.ops.empty() ? std::string(" (the dump does not print the fused computation)")
+                         : fmt::format(", whose fused computation holds {}", fc.ops));
+      if (!fc.ops.empty() && !inside) {
+        f.explanation += fmt::format(
+            " The fused computation holds no {}, so the computation itself may have changed.",
+            ShortOp(other));
+      }
+      for (const auto& [l, r] : g.nodes) {
+        f.evidence.push_back(NodeEvidence(c.left, l, "left", "before"));
+        f.evidence.push_back(NodeEvidence(c.right, r, "right", "after"));
+      }
+      out->push_back(std::move(f));
+      continue;
+    }
     // A module name only suggests its op, so a mismatch there is no alarm.
     f.severity = g.known || g.module ? Severity::kInfo : Severity::kWarning;
     f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
