@@ -29,10 +29,13 @@ void ReportNodes(const Graph& g, const std::vector<uint32_t>& nodes, std::string
   }
   std::string ops = JoinOpCounts({by_op.begin(), by_op.end()}, 0, false);
   f.title = change == Change::kAdded
-                ? fmt::format("{} clone/copy nodes added on the right ({})", f.count, ops)
+                ? fmt::format("{} added on the right ({})",
+                              Plural(f.count, "clone/copy node", "clone/copy nodes"), ops)
             : change == Change::kRemoved
-                ? fmt::format("{} clone/copy nodes removed on the right ({})", f.count, ops)
-                : fmt::format("{} clone/copy nodes ({})", f.count, ops);
+                ? fmt::format("{} removed on the right ({})",
+                              Plural(f.count, "clone/copy node", "clone/copy nodes"), ops)
+                : fmt::format("{} ({})", Plural(f.count, "clone/copy node", "clone/copy nodes"),
+                              ops);
   f.explanation = "Each clone or copy materialises a new buffer and costs a memory round trip; "
                   "copies of parameters or inputs usually mean something forced them out of "
                   "place (functionalization, inputs that are mutated, lifted parameters).";

@@ -53,8 +53,9 @@ void FindCompilation(const MetricsContext& c, std::vector<Finding>* out) {
   if (cached.moved()) {
     double d = std::fabs(static_cast<double>(cached.after() - cached.before()));
     if (d < static_cast<double>(c.options.counter_min_abs) ||
-        d / std::max(std::fabs(static_cast<double>(cached.before())), 1.0) <
-            c.options.counter_min_rel) {
+        d / std::max(std::min(std::fabs(static_cast<double>(cached.before())),
+                              std::fabs(static_cast<double>(cached.after()))),
+                     1.0) < c.options.counter_min_rel) {
       cached = Values{};
     }
   }

@@ -3,6 +3,7 @@
 // counter-delta: metrics counters and metrics that moved beyond the
 // thresholds; new `aten::*` counters are CPU fallbacks and get their own,
 // louder finding. Clone counters belong to the clones family.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -16,7 +17,10 @@ namespace {
 
 bool Moved(double before, double after, double min_abs, double min_rel) {
   double d = std::fabs(after - before);
-  return d > 0 && d >= min_abs && d / std::max(std::fabs(before), 1.0) >= min_rel;
+  // Relative to the smaller side, so swapping the runs never changes
+  // whether a counter moved.
+  double base = std::max(std::min(std::fabs(before), std::fabs(after)), 1.0);
+  return d > 0 && d >= min_abs && d / base >= min_rel;
 }
 
 Evidence CounterEvidence(const MetricsReport& m, std::string_view side, const std::string& name,

@@ -53,6 +53,9 @@ struct Group {
 
 bool IsFusion(std::string_view op) { return ShortOp(op) == "fusion"; }
 
+// Group label standing for "the ops on the side without fusions".
+constexpr char kFusedOps[] = "\x01ops";
+
 // What a fusion computes, from the parser's summary of its fused
 // computation: "kLoop fusion of 1 add, 2 broadcast".
 struct FusionContents {
@@ -99,7 +102,13 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     std::optional<Side> l = Describe(c.left, c.left.nodes[p.left]);
     std::optional<Side> r = Describe(c.right, c.right.nodes[p.right]);
     if (!l || !r || l->op == r->op) continue;
-    Group& g = groups[{l->label, r->label}];
+    // Everything fused into (or out of) fusions is one story, whatever the
+    // fused op: one group per direction, the ops listed inside.
+    bool lf = IsFusion(l->op), rf = IsFusion(r->op);
+    std::pair<std::string, std::string> key{l->label, r->label};
+    if (rf && !lf) key.first = kFusedOps;
+    if (lf && !rf) key.second = kFusedOps;
+    Group& g = groups[key];
     ++g.count;
     g.module = l->module || r->module;
     g.known = c.equivalence.KnownEquivalent(l->op, r->op);
@@ -111,35 +120,47 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     f.id = "op-substitution";
     f.graph = c.label;
     f.count = g.count;
-    bool left_fusion = IsFusion(left_label), right_fusion = IsFusion(right_label);
-    if (left_fusion != right_fusion) {
+    bool right_fusion = left_label == kFusedOps, left_fusion = right_label == kFusedOps;
+    if (left_fusion || right_fusion) {
       // A fusion is explained by what it fuses, not flagged as unknown.
       std::vector<uint32_t> fused;
-      for (const auto& [l, r] : g.nodes) fused.push_back(right_fusion ? r : l);
+      std::map<std::string, int64_t> other_ops;
+      std::set<uint32_t> other_nodes;
       const Graph& fg = right_fusion ? c.right : c.left;
+      const Graph& og = right_fusion ? c.left : c.right;
+      for (const auto& [l, r] : g.nodes) {
+        fused.push_back(right_fusion ? r : l);
+        uint32_t o = right_fusion ? l : r;
+        if (other_nodes.insert(o).second) ++other_ops[std::string(og.str(og.nodes[o].op))];
+      }
       FusionContents fc = DescribeFusions(fg, fused);
-      const std::string& other = right_fusion ? left_label : right_label;
-      bool inside = FusedOpsHave(fc.ops, other);
+      std::vector<std::string> missing;
+      for (const auto& [op, n] : other_ops) {
+        if (!FusedOpsHave(fc.ops, op)) missing.emplace_back(ShortOp(op));
+      }
       std::string what = fmt::format(
           "{}{}", Plural(static_cast<int64_t>(fc.fusions.size()), "fusion", "fusions"),
           fc.kind.empty() ? "" : " (" + fc.kind + ")");
-      f.severity = inside || fc.ops.empty() ? Severity::kInfo : Severity::kWarning;
-      f.title = fmt::format("{} -> {} x{}: {} {} {}", left_label, right_label, g.count,
+      std::string ops = JoinOpCounts({other_ops.begin(), other_ops.end()}, 4, false);
+      f.severity = missing.empty() || fc.ops.empty() ? Severity::kInfo : Severity::kWarning;
+      f.title = fmt::format("{} ({}) {} {}{}", Plural(g.count, "op", "ops"), ops,
                             right_fusion ? "fused into" : "unfused from", what,
-                            fc.ops.empty() ? std::string() : "of " + fc.ops);
-      while (!f.title.empty() && f.title.back() == ' ') f.title.pop_back();
+                            fc.ops.empty() ? std::string() : " of " + fc.ops);
       f.explanation = fmt::format(
-          "{} {} nodes on the {} are computed inside {} on the {}{}. XLA fusion merges "
+          "{} on the {} ({}) {} computed inside {} on the {}{}. XLA fusion merges "
           "elementwise work, broadcasts and reductions into one kernel; the pair view lines "
           "each fused op up with the fusion that now computes it.",
-          g.count, other, right_fusion ? "left" : "right", what,
+          Plural(static_cast<int64_t>(other_nodes.size()), "node", "nodes"),
+          right_fusion ? "left" : "right", ops, other_nodes.size() == 1 ? "is" : "are", what,
           right_fusion ? "right" : "left",
           fc.ops.empty() ? std::string(" (the dump does not print the fused computation)")
-                         : fmt::format(", whose fused computation holds {}", fc.ops));
-      if (!fc.ops.empty() && !inside) {
+                         : fmt::format(", whose fused computations hold {}", fc.ops));
+      if (!fc.ops.empty() && !missing.empty()) {
+        std::string names;
+        for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
         f.explanation += fmt::format(
-            " The fused computation holds no {}, so the computation itself may have changed.",
-            ShortOp(other));
+            " The fused computations hold no {}, so the computation itself may have changed.",
+            names);
       }
       for (const auto& [l, r] : g.nodes) {
         f.evidence.push_back(NodeEvidence(c.left, l, "left", "before"));
