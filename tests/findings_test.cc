@@ -547,5 +547,36 @@ TEST(FindingsMiss, DifferentAlwaysHasAFinding) {
   EXPECT_THAT(RenderDiffText(r), Not(HasSubstr("No findings explain it")));
 }
 
+TEST(FindingsHlo, InputsInParameterOrderAndCalledComputationsSummarised) {
+  constexpr char kModule[] = R"GD(HloModule m
+
+%then (a: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  ROOT %n = f32[4]{0} negate(f32[4]{0} %a)
+}
+
+%else (b: f32[4]) -> f32[4] {
+  %b = f32[4]{0} parameter(0)
+  %ag = f32[8]{0} all-gather(f32[4]{0} %b), dimensions={0}, replica_groups={}
+  ROOT %s = f32[4]{0} slice(f32[8]{0} %ag), slice={[0:4]}
+}
+
+ENTRY %main (p0: pred[], p1: f32[4]) -> f32[4] {
+  %p1 = f32[4]{0} parameter(1)
+  %p0 = pred[] parameter(0)
+  ROOT %c = f32[4]{0} conditional(pred[] %p0, f32[4]{0} %p1, f32[4]{0} %p1), true_computation=%then, false_computation=%else
+}
+)GD";
+  absl::StatusOr<ParsedText> p = ParseText(kModule, "m.hlo");
+  ASSERT_TRUE(p.ok()) << p.status();
+  const Graph& g = p->graphs[0];
+  ASSERT_EQ(g.inputs.size(), 2u);
+  EXPECT_EQ(g.str(g.nodes[g.inputs[0]].name), "p0");  // parameter(0) first
+  EXPECT_EQ(g.str(g.nodes[g.inputs[1]].name), "p1");
+  const Node& root = g.nodes[g.outputs[0].node];
+  EXPECT_EQ(g.attr(root, "ROOT").value_or(""), "true");
+  EXPECT_EQ(g.attr(root, "callee_ops").value_or(""), "1 all-gather, 1 negate, 1 slice");
+}
+
 }  // namespace
 }  // namespace graphdiff

@@ -41,6 +41,9 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
   if (c.left.kind != c.right.kind) return;  // spellings differ between formats
   // key -> (before, after) -> nodes
   std::map<std::string, std::map<std::pair<std::string, std::string>, Change>> by_key;
+  // Keys whose every change sits on a node whose type changed too: a size
+  // or shape argument following a shape change, not a setting of its own.
+  std::map<std::string, bool> follows_type;
   for (const NodePair& p : c.alignment.pairs) {
     // Only the same op with other settings: a substitution's arguments
     // differ anyway, and a module call's target is no setting.
@@ -61,6 +64,8 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
       std::string after = ri == r.end() ? "absent" : std::string(ri->second);
       if (before == after) continue;
       Change& ch = by_key[std::string(k)][{before, after}];
+      auto [it, fresh] = follows_type.try_emplace(std::string(k), true);
+      it->second = it->second && (p.reasons & kChangedType) != 0;
       ++ch.ops[std::string(c.right.str(c.right.nodes[p.right].op))];
       ch.nodes.emplace_back(p.left, p.right);
     }
@@ -74,7 +79,7 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
     });
     Finding f;
     f.id = "attribute-change";
-    f.severity = Severity::kWarning;
+    f.severity = follows_type[key] ? Severity::kInfo : Severity::kWarning;
     f.graph = c.label;
     std::map<std::string, int64_t> ops;
     for (const auto& [lr, ch] : order) {
@@ -104,12 +109,17 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
       f.title = fmt::format("{} changed in {} {}: {}", key, f.count, where, parts);
     }
     f.explanation = fmt::format(
-        "{} matched {} compute the same op with a different `{}` ({} distinct {}; by op: {}). "
+        "{} matched {} the same op with a different `{}` ({} distinct {}; by op: {}). "
         "An attribute is part of the computation: a different value can change results, "
         "precision or cost.",
-        f.count, f.count == 1 ? "node" : "nodes", key, order.size(),
+        Plural(f.count, "node", "nodes"), f.count == 1 ? "computes" : "compute", key,
+        order.size(),
         order.size() == 1 ? "change" : "changes",
         JoinOpCounts({ops.begin(), ops.end()}, 4, false));
+    if (follows_type[key]) {
+      f.explanation += " Every one of these nodes also changed its result type: the "
+                       "attribute follows the shape change (see shape-change).";
+    }
     for (const auto& [lr, ch] : order) {
       for (const auto& [l, r] : ch->nodes) {
         f.evidence.push_back(NodeEvidence(
