@@ -6,6 +6,7 @@
 // (`primals_*`). Symbolic sizes (SymInt placeholders) are inputs but not
 // tensors: they carry no bytes and are named apart.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyze/analyze.h"
@@ -30,11 +31,21 @@ struct InputSet {
   int64_t tensors() const { return count() - symbolic; }
 };
 
-InputSet Collect(const Graph& g, const std::vector<uint32_t>& only, std::string_view side,
-                 std::string_view note) {
+// Inputs of `g` that the other graph does not take: unmatched, or matched
+// with a parameter the other graph fetches from its module (`get_attr`):
+// that parameter was lifted to an input.
+InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>& only,
+                 const std::vector<std::pair<uint32_t, uint32_t>>& matched,
+                 std::string_view side, std::string_view note) {
   std::vector<bool> is_only(g.nodes.size(), false);
   for (uint32_t i : only) {
     if (i < is_only.size()) is_only[i] = true;
+  }
+  for (const auto& [mine, theirs] : matched) {
+    if (mine < is_only.size() && theirs < other.nodes.size() &&
+        other.nodes[theirs].kind == NodeKind::kGetAttr) {
+      is_only[mine] = true;
+    }
   }
   InputSet s;
   for (uint32_t i : g.inputs) {
@@ -81,7 +92,13 @@ std::string Sizes(const InputSet& s) {
 
 void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out) {
   size_t li = c.left.inputs.size(), ri = c.right.inputs.size();
-  InputSet added = Collect(c.right, c.alignment.right_only, "right", "new input");
+  std::vector<std::pair<uint32_t, uint32_t>> right_left, left_right;
+  for (const NodePair& p : c.alignment.pairs) {
+    right_left.emplace_back(p.right, p.left);
+    left_right.emplace_back(p.left, p.right);
+  }
+  InputSet added =
+      Collect(c.right, c.left, c.alignment.right_only, right_left, "right", "new input");
   if (added.count() > 0) {
     Finding f;
     f.id = "lifted-inputs";
@@ -128,7 +145,8 @@ void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out) {
     f.evidence = std::move(added.evidence);
     out->push_back(std::move(f));
   }
-  InputSet removed = Collect(c.left, c.alignment.left_only, "left", "input no longer taken:");
+  InputSet removed = Collect(c.left, c.right, c.alignment.left_only, left_right, "left",
+                             "input no longer taken:");
   if (removed.count() > 0) {
     Finding f;
     f.id = "removed-inputs";
