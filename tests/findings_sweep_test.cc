@@ -72,7 +72,7 @@ std::vector<Case> Cases() {
   // Across models of one architecture: batch 2 at 64x64 against batch 4 at
   // 224x224 (shape changes everywhere).
   for (const char* f : {"fx_make_fx.txt", "fx_aot_forward.txt", "ir_eager.txt",
-                        "ir_aot_forward.txt", "metrics_aot.txt"}) {
+                        "ir_aot_forward.txt", "metrics_aot.txt", "ltc_save.txt"}) {
     cases.push_back({std::string("resnet18 vs resnet18_224: ") + f,
                      {{f, std::string("generated/resnet18/") + f}},
                      {{f, std::string("generated/resnet18_224/") + f}}});
@@ -134,12 +134,30 @@ std::vector<int64_t> Numbers(const std::string& s, const std::string& pattern) {
   return out;
 }
 
+// The pair a finding is about. A file of several graphs labels them
+// "path#k" (k = record position); pairs come in left graph order, and in
+// these cases every graph of such a file is paired, so the k-th pair of the
+// file is record k.
 const GraphPairDiff* PairOf(const DiffResult& r, const Finding& f) {
+  std::string label = f.graph;
+  size_t k = 0;
+  bool indexed = false;
+  size_t hash = label.find('#');
+  if (hash != std::string::npos) {
+    size_t end = label.find(' ', hash);
+    k = std::stoul(label.substr(hash + 1, end == std::string::npos ? end : end - hash - 1));
+    indexed = true;
+  }
+  size_t seen = 0;
   for (const GraphPairDiff& p : r.pairs) {
-    std::string label = p.left_source == p.right_source
+    std::string plain = p.left_source == p.right_source
                             ? p.left_source
                             : p.left_source + " <-> " + p.right_source;
-    if (f.graph == label || f.graph.rfind(p.left_source, 0) == 0) return &p;
+    if (!indexed) {
+      if (label == plain) return &p;
+      continue;
+    }
+    if (label.rfind(p.left_source + "#", 0) == 0 && seen++ == k) return &p;
   }
   return nullptr;
 }

@@ -38,8 +38,8 @@ enum class ChangeKind { kSize, kToSymbolic, kToStatic, kRank };
 // One kind of dim change ("2 -> 4") over the nodes that show it.
 struct DimChange {
   ChangeKind kind = ChangeKind::kSize;
-  std::set<uint32_t> nodes;  // right node indices
-  bool only_dim0 = true;
+  std::set<uint32_t> nodes;       // right node indices
+  std::set<uint32_t> dim0_nodes;  // of which show it in dim 0
   bool has_input = false;
 };
 
@@ -50,7 +50,7 @@ void Note(Changes* changes, std::string text, ChangeKind kind, bool dim0, bool i
   DimChange& c = (*changes)[std::move(text)];
   c.kind = kind;
   c.nodes.insert(node);
-  c.only_dim0 = c.only_dim0 && dim0;
+  if (dim0) c.dim0_nodes.insert(node);
   c.has_input = c.has_input || input;
 }
 
@@ -83,8 +83,9 @@ bool CompareDims(const Graph& lg, const TensorType& l, const Graph& rg, const Te
   return any;
 }
 
-// "batch dimension 2 -> 4" only when the change sits in dim 0 everywhere
-// and comes from a graph input: a weight whose first dim grew is no batch.
+// "batch dimension 2 -> 4" only when the change comes from a graph input
+// and sits in dim 0 of nearly every node showing it (a backward pass also
+// has transposed activations): a weight whose first dim grew is no batch.
 std::string ChangeText(const std::string& change, const DimChange& c) {
   switch (c.kind) {
     case ChangeKind::kToSymbolic: return "static -> symbolic " + change;
@@ -92,7 +93,8 @@ std::string ChangeText(const std::string& change, const DimChange& c) {
     case ChangeKind::kRank: return change;
     case ChangeKind::kSize: break;
   }
-  return (c.only_dim0 && c.has_input ? "batch dimension " : "size ") + change;
+  bool batch = c.has_input && c.dim0_nodes.size() * 5 >= c.nodes.size() * 4;
+  return (batch ? "batch dimension " : "size ") + change;
 }
 
 std::string Nodes(int64_t n) { return Plural(n, "node", "nodes"); }
