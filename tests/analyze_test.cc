@@ -214,6 +214,16 @@ TEST(AnalyzeCounters, CloneCounterGrowthAndCounterDeltas) {
   ASSERT_EQ(res->metrics.size(), 1u);
   EXPECT_FALSE(res->metrics[0].same());
   EXPECT_FALSE(res->same());
+  // Mirrored: the fallback is gone, its own info finding, the rest moved.
+  res = DiffDumps(OneFileDump("b", {r}), OneFileDump("a", {l}));
+  ASSERT_TRUE(res.ok());
+  deltas.clear();
+  for (const Finding& f : res->findings) {
+    if (f.id == "counter-delta") deltas.push_back(&f);
+  }
+  ASSERT_EQ(deltas.size(), 2u);
+  EXPECT_THAT(deltas[0]->title + deltas[1]->title, HasSubstr("1 CPU fallbacks gone: aten::nonzero (2)"));
+  EXPECT_EQ(deltas[0]->count + deltas[1]->count, 2);
 }
 
 TEST(AnalyzeCounters, ThresholdsSuppressSmallMoves) {

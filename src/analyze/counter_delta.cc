@@ -46,8 +46,10 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
   moved.graph = c.label;
   Finding fallbacks = moved;
   fallbacks.severity = Severity::kWarning;
+  Finding gone = moved;  // the mirror of new fallbacks: the right lowers them
   std::string moved_parts;
   std::string fallback_parts;
+  std::string gone_parts;
   for (const auto& [name, lr] : counters) {
     if (IsCloneCounter(name) || IsCompilationCounter(name)) continue;
     int64_t before = lr.first ? lr.first->value : 0;
@@ -58,6 +60,13 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
       fallbacks.evidence.push_back(CounterEvidence(c.right, "right", name, lr.second->line,
                                                    fmt::format("{} calls", after)));
       fallback_parts += fmt::format("{}{} ({})", fallback_parts.empty() ? "" : ", ", name, after);
+      continue;
+    }
+    if (is_fallback && before > 0 && after == 0) {
+      ++gone.count;
+      gone.evidence.push_back(CounterEvidence(c.left, "left", name, lr.first->line,
+                                              fmt::format("{} calls", before)));
+      gone_parts += fmt::format("{}{} ({})", gone_parts.empty() ? "" : ", ", name, before);
       continue;
     }
     if (!Moved(static_cast<double>(before), static_cast<double>(after),
@@ -101,6 +110,12 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
     fallbacks.hint = "Find which op each counter names and why it is not lowered (dtype, "
                      "dynamic shape, unsupported overload).";
     out->push_back(std::move(fallbacks));
+  }
+  if (gone.count > 0) {
+    gone.title = fmt::format("{} CPU fallbacks gone: {}", gone.count, gone_parts);
+    gone.explanation = "Counters named aten::* count ops the backend could not lower and ran on "
+                       "the CPU; the left ran these on the CPU, the right no longer does.";
+    out->push_back(std::move(gone));
   }
   if (moved.count > 0) {
     moved.title = fmt::format("{} counters/metrics moved: {}", moved.count, moved_parts);
