@@ -82,10 +82,20 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   }
   // What the graph does besides returning values: the ROOT instruction
   // (an HLO tuple packing the outputs) and side effects are uses too.
+  // Side effects are decided once per distinct op, not once per node.
+  std::vector<int8_t> effects(g.strings.size(), -1);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
-    if (HasSideEffects(g.str(n.op)) || g.attr(n, "ROOT")) live[i] = true;
+    bool effect;
+    if (n.op.id < effects.size()) {
+      int8_t& e = effects[n.op.id];
+      if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
+      effect = e == 1;
+    } else {
+      effect = HasSideEffects(g.str(n.op));
+    }
+    if (effect || g.attr(n, "ROOT")) live[i] = true;
   }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {
