@@ -370,6 +370,17 @@ TEST(FindingsMiss, ShapeAndDtypeChangesSummarisedByPattern) {
   shape = One(r.findings, "shape-change");
   ASSERT_NE(shape, nullptr) << Titles(r.findings);
   EXPECT_EQ(shape->title, "static -> symbolic 8 -> s0 in 3 nodes");
+  // A side that prints no types knows nothing: unknown is not a change.
+  r = DiffTexts(R"GD(def forward(self, x):
+    relu = torch.ops.aten.relu.default(x)
+    return (relu,)
+)GD",
+                R"GD(def forward(self, x: "f32[8, 16]"):
+    relu: "f32[8, 16]" = torch.ops.aten.relu.default(x)
+    return (relu,)
+)GD");
+  EXPECT_TRUE(All(r.findings, "shape-change").empty()) << Titles(r.findings);
+  EXPECT_TRUE(All(r.findings, "dtype-change").empty()) << Titles(r.findings);
 }
 
 TEST(FindingsMiss, CollectivesAddedOrRemoved) {

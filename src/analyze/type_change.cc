@@ -58,12 +58,8 @@ void Note(Changes* changes, std::string text, ChangeKind kind, bool dim0, bool i
 // when there were any.
 bool CompareDims(const Graph& lg, const TensorType& l, const Graph& rg, const TensorType& r,
                  bool input, uint32_t node, Changes* out) {
-  if (!l.rank_known || !r.rank_known) {
-    if (l.rank_known == r.rank_known) return false;
-    Note(out, l.rank_known ? "known -> unknown rank" : "unknown -> known rank",
-         ChangeKind::kRank, false, input, node);
-    return true;
-  }
+  // A side that does not know the shape says nothing about a change.
+  if (!l.rank_known || !r.rank_known) return false;
   if (l.dims.size() != r.dims.size()) {
     Note(out, fmt::format("rank {} -> {}", l.dims.size(), r.dims.size()), ChangeKind::kRank,
          false, input, node);
@@ -123,7 +119,7 @@ void FindTypeChanges(const PairContext& c, std::vector<Finding>* out) {
     for (size_t i = 0; i < k; ++i) {
       const TensorType& a = ln.results[i];
       const TensorType& b = rn.results[i];
-      if (a.dtype != b.dtype) {
+      if (a.dtype != b.dtype && a.dtype != DType::kUnknown && b.dtype != DType::kUnknown) {
         dt.insert(fmt::format("{} -> {}", DTypeName(a.dtype), DTypeName(b.dtype)));
       }
       shaped = CompareDims(c.left, a, c.right, b, input, p.right, &shapes) || shaped;
