@@ -170,7 +170,11 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
       continue;
     }
     // A module name only suggests its op, so a mismatch there is no alarm.
-    f.severity = g.known || g.module ? Severity::kInfo : Severity::kWarning;
+    // Across levels (FX against the IR it ran as) ops are lowered, copied
+    // and re-viewed by design: a pairing of different ops there is a lowering
+    // to look at, not an alarm.
+    bool same_level = c.left.kind == c.right.kind;
+    f.severity = g.known || g.module || !same_level ? Severity::kInfo : Severity::kWarning;
     f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
                           g.known ? " (known equivalent)" : "");
     if (g.known) {
@@ -189,6 +193,14 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
           "{} module calls on one side line up with {} on the other; the module name "
           "suggests a different op, so check that the lowering is the expected one.",
           g.count, right_label);
+    } else if (!same_level) {
+      f.explanation = fmt::format(
+          "{} matched nodes use {} on the left ({}) but {} on the right ({}). Graphs of two "
+          "levels lower ops differently (functional `*_copy` views, decompositions), so "
+          "this pairing shows how the op was lowered; check it if the lowering is "
+          "unexpected.",
+          g.count, left_label, GraphKindName(c.left.kind), right_label,
+          GraphKindName(c.right.kind));
     } else {
       f.explanation = fmt::format(
           "{} matched nodes use {} on the left but {} on the right, and the op table does "
