@@ -214,6 +214,16 @@ TEST(AnalyzeCounters, CloneCounterGrowthAndCounterDeltas) {
   ASSERT_EQ(res->metrics.size(), 1u);
   EXPECT_FALSE(res->metrics[0].same());
   EXPECT_FALSE(res->same());
+  // Mirrored: the fallback is gone, its own info finding, the rest moved.
+  res = DiffDumps(OneFileDump("b", {r}), OneFileDump("a", {l}));
+  ASSERT_TRUE(res.ok());
+  deltas.clear();
+  for (const Finding& f : res->findings) {
+    if (f.id == "counter-delta") deltas.push_back(&f);
+  }
+  ASSERT_EQ(deltas.size(), 2u);
+  EXPECT_THAT(deltas[0]->title + deltas[1]->title, HasSubstr("1 CPU fallbacks gone: aten::nonzero (2)"));
+  EXPECT_EQ(deltas[0]->count + deltas[1]->count, 2);
 }
 
 TEST(AnalyzeCounters, ThresholdsSuppressSmallMoves) {
@@ -223,12 +233,17 @@ TEST(AnalyzeCounters, ThresholdsSuppressSmallMoves) {
   r.metrics.push_back(Report("metrics.txt", {{"CachedCompile", 1010}}));
   absl::StatusOr<DiffResult> res = DiffDumps(OneFileDump("a", {l}), OneFileDump("b", {r}));
   ASSERT_TRUE(res.ok()) << res.status();
-  EXPECT_TRUE(res->findings.empty()) << res->findings[0].title;
+  // Below the thresholds: no compilation finding, only the one info line
+  // that keeps a "different" verdict from going unexplained.
+  ASSERT_EQ(res->findings.size(), 1u) << res->findings[0].title;
+  EXPECT_EQ(res->findings[0].id, "counter-delta");
+  EXPECT_EQ(res->findings[0].severity, Severity::kInfo);
+  EXPECT_THAT(res->findings[0].title, HasSubstr("below the thresholds: CachedCompile 1000 -> 1010"));
   DiffOptions strict;
   strict.counter_min_rel = 0.0;
   res = DiffDumps(OneFileDump("a", {l}), OneFileDump("b", {r}), strict);
   ASSERT_TRUE(res.ok());
-  EXPECT_THAT(Ids(res->findings), Contains("counter-delta"));
+  EXPECT_THAT(Ids(res->findings), Contains("compilation"));
 }
 
 TEST(AnalyzeOpSubstitution, KnownEquivalentIsInfo) {
@@ -282,7 +297,7 @@ TEST(AnalyzeLiftedInputs, ParametersBecomeInputs) {
   ASSERT_TRUE(r.ok()) << r.status();
   const Finding* f = Find(*r, "lifted-inputs");
   ASSERT_NE(f, nullptr);
-  EXPECT_THAT(f->title, HasSubstr("1 -> 3 graph inputs (+2: parameters and buffers lifted"));
+  EXPECT_THAT(f->title, HasSubstr("2 new graph inputs on the right (1 -> 3): parameters and buffers lifted"));
   EXPECT_EQ(f->count, 2);
   EXPECT_THAT(f->explanation, HasSubstr("AOTAutograd lifts parameters"));
 }

@@ -100,7 +100,7 @@ TEST_F(ResNetDiff, CloneCounterGrowthTiedToLiftedInputs) {
 TEST_F(ResNetDiff, LiftedInputs) {
   const Finding* f = Find("lifted-inputs", "fx_graph.txt");
   ASSERT_NE(f, nullptr);
-  EXPECT_THAT(f->title, HasSubstr("1 -> 103 graph inputs (+102: parameters and buffers"));
+  EXPECT_THAT(f->title, HasSubstr("102 new graph inputs on the right (1 -> 103): parameters and buffers"));
   EXPECT_EQ(Find("lifted-inputs", "ir.txt"), nullptr);  // 103 device_data on both sides
 }
 
@@ -209,7 +209,7 @@ TEST(DiffCli, ResNetDifferentExitsOneAndExplains) {
   EXPECT_THAT(r.out, HasSubstr("80 extra outputs on the right"));
   EXPECT_THAT(r.out, HasSubstr("torch.no_grad()"));
   EXPECT_THAT(r.out, HasSubstr("xla::clone 1 -> 103"));
-  EXPECT_THAT(r.out, HasSubstr("1 -> 103 graph inputs"));
+  EXPECT_THAT(r.out, HasSubstr("102 new graph inputs on the right (1 -> 103)"));
   EXPECT_THAT(r.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
   EXPECT_THAT(r.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\x1b[")));

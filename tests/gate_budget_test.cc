@@ -12,9 +12,12 @@ namespace {
 
 constexpr char kValidMetrics[] =
     "valid metrics: nodes, inputs, outputs, constants, parameter_bytes, op:<op>, "
-    "counter:<name>, finding:<id> (ids: extra-outputs, dead-constant-expand, clones, "
-    "op-substitution, lifted-inputs, counter-delta, dead-code, duplicate-subgraph, "
-    "size-delta, size-facts); op/counter/finding names may use * and ?";
+    "counter:<name>, finding:<id> (ids: compilation, extra-outputs, removed-outputs, "
+    "outputs-replaced, dead-constant-expand, lifted-inputs, removed-inputs, clones, "
+    "clones-removed, collectives, dtype-change, shape-change, attribute-change, "
+    "op-substitution, counter-delta, dead-code, duplicate-subgraph, "
+    "dead-constant-expand-removed, dead-code-removed, duplicate-subgraph-removed, "
+    "other-changes, size-delta, size-facts); op/counter/finding names may use * and ?";
 
 TEST(GateLimit, ParsesTheThreeForms) {
   absl::StatusOr<GateLimit> abs = ParseGateLimit("+3");

@@ -148,7 +148,10 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
                                         {"calls", "fused_computation.14"},
                                         {"op_type", "aten__max_pool2d"},
                                         {"op_name", "train_loop.1/aten__max_pool2d"},
-                                        {"callee_instructions", "7"}}));
+                                        {"callee_instructions", "7"},
+                                        {"callee_ops",
+                                         "1 add, 1 broadcast, 1 constant, 1 maximum, "
+                                         "1 reduce-window, 1 transpose"}}));
   ASSERT_EQ(fusion.results.size(), 1u);
   EXPECT_EQ(FormatType(g, fusion.results[0]).substr(0, 20), "f32[128,10,12,12]");
   EXPECT_EQ(g.str(fusion.results[0].layout), "{3,2,1,0}");
@@ -171,7 +174,8 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
                       {"to_apply", "add_F32.2"},
                       {"backend_config",
                        R"({"operation_queue_id":"0","wait_on_operation_queues":[],"force_earliest_schedule":false})"},
-                      {"callee_instructions", "3"}}));
+                      {"callee_instructions", "3"},
+                      {"callee_ops", "1 add"}}));
   const Node* tuple22 = Find(g, "tuple.22");
   EXPECT_EQ(tuple22->operands, (std::vector<ValueRef>{{3, 0}, {8, 0}}));
   ASSERT_EQ(tuple22->results.size(), 2u);
@@ -182,7 +186,8 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
             (AttrList{{"condition", "while_cond"},
                       {"body", "while_body"},
                       {"backend_config", R"("{\"known_trip_count\":{\"n\":\"10\"}}")"},
-                      {"callee_instructions", "10"}}));
+                      {"callee_instructions", "10"},
+                      {"callee_ops", "3 get-tuple-element, 2 constant, 1 add, 1 compare, 1 tuple"}}));
   const Node* gte = Find(g, "gte.24");
   EXPECT_EQ(g.str(gte->op), "hlo::get-tuple-element");
   EXPECT_EQ(gte->operands, (std::vector<ValueRef>{{10, 0}}));
@@ -192,7 +197,8 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
                       {"to_apply", "add_F32.2"},
                       {"op_type", "xla__cross_replica_sum"},
                       {"op_name", "all_reduce \"sum\""},
-                      {"callee_instructions", "3"}}));
+                      {"callee_instructions", "3"},
+                      {"callee_ops", "1 add"}}));
   EXPECT_EQ(Attrs(g, *Find(g, "conv.27")),
             (AttrList{{"window", "{size=3x3 pad=1_1x1_1}"},
                       {"dim_labels", "bf01_oi01->bf01"}}));
@@ -219,7 +225,8 @@ TEST(HloParse, ShortFormIsSortedTopologicallyWithTextOrderTieBreak) {
   EXPECT_EQ(reduce.line, 16u);
   EXPECT_EQ(Attrs(g, reduce), (AttrList{{"dimensions", "{0}"},
                                         {"to_apply", "AddComputation.4"},
-                                        {"callee_instructions", "3"}}));
+                                        {"callee_instructions", "3"},
+                                        {"callee_ops", "1 add"}}));
   EXPECT_EQ(Attrs(g, g.nodes[5]), (AttrList{{"value", "{ { 1, 2 }, { 3, 4 } }"}}));
   EXPECT_EQ(g.nodes[3].operands, (std::vector<ValueRef>{{1, 0}, {2, 0}}));
   EXPECT_TRUE(g.nodes[9].frame.empty());

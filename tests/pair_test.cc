@@ -167,17 +167,34 @@ TEST(PairDumps, ByOrderWhenNothingElseTellsGraphsApart) {
   EXPECT_TRUE(p.left_unpaired_metrics.empty());
 }
 
-TEST(PairDumps, DifferentKindsNeverPairAndAreListed) {
+TEST(PairDumps, DifferentKindsPairWhenEachSideHoldsOneGraph) {
+  // An aten-level FX graph against the IR it ran as, named explicitly: the
+  // user means these two, so they are compared (issue 10).
   Dump left = MemoryDump({{"ir.txt", ReadTestFile(ResnetDir("openxla") + "/ir.txt")}});
   Dump right = MemoryDump({{"ir.txt", ReadTestFile(ResnetDir("openxla") + "/fx_graph.txt")}});
   Pairing p = PairDumps(left, right);
-  EXPECT_TRUE(p.graphs.empty());
-  ASSERT_EQ(p.left_unpaired.size(), 1u);
-  ASSERT_EQ(p.right_unpaired.size(), 1u);
-  EXPECT_EQ(p.right_unpaired[0].file, 0u);
+  ASSERT_EQ(p.graphs.size(), 1u);
+  EXPECT_EQ(p.graphs[0].how, "only");
+  EXPECT_TRUE(p.left_unpaired.empty());
+  EXPECT_TRUE(p.right_unpaired.empty());
   Pairing empty = PairDumps(left, Dump());
   EXPECT_TRUE(empty.graphs.empty());
   EXPECT_EQ(empty.left_unpaired.size(), 1u);
+}
+
+TEST(PairDumps, DifferentKindsInDirectoriesStayUnpaired) {
+  // Two files per side: the FX graphs pair by kind; the IR graph on the left
+  // and the HLO module on the right are listed, not compared with each other.
+  std::string fx = ReadTestFile(ResnetDir("openxla") + "/fx_graph.txt");
+  Dump left = MemoryDump({{"fx.txt", fx}, {"ir.txt", ReadTestFile(ResnetDir("openxla") + "/ir.txt")}});
+  Dump right = MemoryDump(
+      {{"fx.txt", fx},
+       {"module.hlo", ReadTestFile(std::string(GRAPHDIFF_TESTDATA_DIR) + "/fixtures/hlo/short_form_sync_tensors.txt")}});
+  Pairing p = PairDumps(left, right);
+  ASSERT_EQ(p.graphs.size(), 1u);
+  EXPECT_EQ(p.graphs[0].how, "path");
+  EXPECT_EQ(p.left_unpaired.size(), 1u);
+  EXPECT_EQ(p.right_unpaired.size(), 1u);
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ struct DiffOptions {
   // on either side equals this, or whose source path contains it. Empty: all.
   std::string graph_selector;
   // counter-delta: a counter moved when |right - left| >= counter_min_abs and
-  // |right - left| / max(|left|, 1) >= counter_min_rel.
+  // |right - left| / max(min(|left|, |right|), 1) >= counter_min_rel (symmetric:
+  // swapping the runs never changes whether a counter moved).
   int64_t counter_min_abs = 1;
   double counter_min_rel = 0.05;
   // Metrics (not counters) move when their accumulator changes by at least

@@ -89,7 +89,9 @@ struct GraphRef {
 };
 
 // How the two dumps were paired. `how` says which rule paired them: "path",
-// "name", "frame", "order".
+// "name", "frame", "order" (graphs of one kind), or "only": the one graph
+// left on each side, of different kinds, when each side holds one graph or
+// the user named one file per side.
 struct GraphPairing {
   GraphRef left;
   GraphRef right;

@@ -39,10 +39,11 @@ struct Evidence {
   std::string note;    // what this piece of evidence shows
 };
 
-// One finding. `id` is one of: extra-outputs, dead-constant-expand, clones,
-// op-substitution, lifted-inputs, counter-delta, dead-code,
-// duplicate-subgraph, size-delta, and for a single dump (lint) size-facts.
-// `graph` names the graph (pair) it is about.
+// One finding. `id` is one of FindingIds(); docs/findings.md says when each
+// fires and when it does not. Swapping the dumps mirrors every finding
+// (extra-outputs <-> removed-outputs, lifted-inputs <-> removed-inputs,
+// clones <-> clones-removed, X <-> X-removed for dead code, dead constant
+// expands and duplicates). `graph` names the graph (pair) it is about.
 struct Finding {
   std::string id;
   Severity severity = Severity::kInfo;
@@ -57,11 +58,12 @@ struct Finding {
   std::vector<std::string> related;  // ids of findings this one explains or is explained by
 };
 
+// Every finding id, in story order: causes before their consequences.
+const std::vector<std::string_view>& FindingIds();
+
 // Most important first: severity (error first); then the finding family in
-// story order, causes before their consequences (extra-outputs,
-// dead-constant-expand, lifted-inputs, clones, op-substitution,
-// counter-delta, dead-code, duplicate-subgraph, size-delta, size-facts);
-// then count (largest first), id and graph. The order every report uses.
+// story order (FindingIds()); then count (largest first), id and graph. The
+// order every report uses.
 void SortFindings(std::vector<Finding>* findings);
 
 }  // namespace graphdiff

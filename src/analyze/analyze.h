@@ -26,7 +26,19 @@ struct PairContext {
   const OpEquivalence& equivalence;
   const DiffOptions& options;
   std::string label;  // Finding::graph: "ir.txt" or "a.txt <-> b.txt"
+  // True when this context is the pair seen from the other side: `right` is
+  // the user's left graph. The one-directional families run once each way so
+  // that swapping the dumps mirrors every finding; in the mirrored run they
+  // say "removed" where they would say "added".
+  bool mirrored = false;
+
+  // The user's name for the side `right` (and `left`) stands for.
+  std::string_view new_side() const { return mirrored ? "left" : "right"; }
+  std::string_view old_side() const { return mirrored ? "right" : "left"; }
 };
+
+// The same alignment seen from the other side.
+Alignment SwapAlignment(const Alignment& a);
 
 // One metrics-report pair.
 struct MetricsContext {
@@ -37,18 +49,39 @@ struct MetricsContext {
 };
 
 // --- families over a graph pair (append to `out`) ---
-void FindExtraOutputs(const PairContext& c, std::vector<Finding>* out);
+// One-directional: what is new on `c.right`; run again on the mirrored
+// context for what the left had (ids gain "-removed").
 void FindDeadConstantExpands(const PairContext& c, std::vector<Finding>* out);
-void FindClonesAdded(const PairContext& c, std::vector<Finding>* out);
-void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out);
-void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out);
 void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out);
 void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out);
+// Symmetric: both directions in one call (clones / clones-removed,
+// lifted-inputs / removed-inputs).
+void FindClonesAdded(const PairContext& c, std::vector<Finding>* out);
+void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out);
+void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out);
 void FindSizeDelta(const PairContext& c, std::vector<Finding>* out);
 
+// Symmetric families: run once per pair, never mirrored.
+void FindOutputChanges(const PairContext& c, std::vector<Finding>* out);
+void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out);
+void FindTypeChanges(const PairContext& c, std::vector<Finding>* out);
+void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out);
+// Appends a finding that names what changed when no other finding is about
+// this pair but the pair is not identical, so a verdict never says
+// "different" without a reason.
+void FindOtherChanges(const PairContext& c, const std::vector<Finding>& found,
+                      std::vector<Finding>* out);
+
 // --- families over a metrics pair ---
+void FindCompilation(const MetricsContext& c, std::vector<Finding>* out);
 void FindCloneCounters(const MetricsContext& c, std::vector<Finding>* out);
 void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out);
+// The counters that differ at all, when no other finding is about this
+// metrics pair although its counters differ.
+void FindSmallCounterChanges(const MetricsContext& c, const std::vector<Finding>& found,
+                             std::vector<Finding>* out);
+// Counters and metrics the compilation family explains.
+bool IsCompilationCounter(std::string_view name);
 
 // --- single-graph families for lint ---
 // `label` is Finding::graph ("ir.txt", "graphs.txt#3").
@@ -94,6 +127,18 @@ std::string JoinOpCounts(std::vector<std::pair<std::string, int64_t>> counts,
                          size_t max_items, bool signed_counts);
 // Result of a node is known to hold zero elements.
 bool IsEmptyResult(const Node& n);
+// A SymInt/SymBool value (FX `Sym(...)` annotation, `sym_size`), not a tensor.
+bool IsSymbolicScalar(const Graph& g, const Node& n);
+// Ops that act by side effect: their operands are used even when nothing
+// reads their result (asserts, in-place updates, prints, collectives, RNG
+// state updates, host transfers).
+bool HasSideEffects(std::string_view op);
+// The collective an op performs ("all-reduce", "all-gather", ...), or "".
+std::string_view CollectiveKind(std::string_view op);
+// Attribute keys that describe where a node came from, not what it computes.
+bool IsProvenanceKey(std::string_view key);
+// "1 node" / "3 nodes".
+std::string Plural(int64_t n, std::string_view one, std::string_view many);
 
 }  // namespace graphdiff::analyze
 

@@ -12,12 +12,14 @@
 namespace graphdiff::analyze {
 namespace {
 
+enum class Change { kAdded, kRemoved, kNone };
+
 void ReportNodes(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view side,
-                 std::string label, bool added, std::vector<Finding>* out) {
+                 std::string label, Change change, std::vector<Finding>* out) {
   if (nodes.empty()) return;
   Finding f;
-  f.id = "clones";
-  f.severity = added ? Severity::kWarning : Severity::kInfo;
+  f.id = change == Change::kRemoved ? "clones-removed" : "clones";
+  f.severity = change == Change::kAdded ? Severity::kWarning : Severity::kInfo;
   f.graph = std::move(label);
   f.count = static_cast<int64_t>(nodes.size());
   std::map<std::string, int64_t> by_op;
@@ -26,26 +28,40 @@ void ReportNodes(const Graph& g, const std::vector<uint32_t>& nodes, std::string
     f.evidence.push_back(NodeEvidence(g, i, side, FormatResults(g, g.nodes[i])));
   }
   std::string ops = JoinOpCounts({by_op.begin(), by_op.end()}, 0, false);
-  f.title = added ? fmt::format("{} clone/copy nodes added on the right ({})", f.count, ops)
-                  : fmt::format("{} clone/copy nodes ({})", f.count, ops);
+  f.title = change == Change::kAdded
+                ? fmt::format("{} added on the right ({})",
+                              Plural(f.count, "clone/copy node", "clone/copy nodes"), ops)
+            : change == Change::kRemoved
+                ? fmt::format("{} removed on the right ({})",
+                              Plural(f.count, "clone/copy node", "clone/copy nodes"), ops)
+                : fmt::format("{} ({})", Plural(f.count, "clone/copy node", "clone/copy nodes"),
+                              ops);
   f.explanation = "Each clone or copy materialises a new buffer and costs a memory round trip; "
                   "copies of parameters or inputs usually mean something forced them out of "
                   "place (functionalization, inputs that are mutated, lifted parameters).";
-  f.hint = "Look at what each copy feeds; a copy whose result is only returned or read once "
-           "can usually be avoided.";
+  if (change == Change::kRemoved) {
+    f.explanation += " The left makes these copies and the right does not.";
+  } else {
+    f.hint = "Look at what each copy feeds; a copy whose result is only returned or read "
+             "once can usually be avoided.";
+  }
   out->push_back(std::move(f));
 }
 
 }  // namespace
 
 void FindClonesAdded(const PairContext& c, std::vector<Finding>* out) {
-  std::vector<uint32_t> nodes;
-  for (uint32_t i : c.alignment.right_only) {
-    if (i < c.right.nodes.size() && IsCloneOp(c.right.str(c.right.nodes[i].op))) {
-      nodes.push_back(i);
+  auto clones = [](const Graph& g, const std::vector<uint32_t>& only) {
+    std::vector<uint32_t> nodes;
+    for (uint32_t i : only) {
+      if (i < g.nodes.size() && IsCloneOp(g.str(g.nodes[i].op))) nodes.push_back(i);
     }
-  }
-  ReportNodes(c.right, nodes, "right", c.label, true, out);
+    return nodes;
+  };
+  ReportNodes(c.right, clones(c.right, c.alignment.right_only), "right", c.label,
+              Change::kAdded, out);
+  ReportNodes(c.left, clones(c.left, c.alignment.left_only), "left", c.label,
+              Change::kRemoved, out);
 }
 
 void LintClones(const Graph& g, const std::string& label, std::vector<Finding>* out) {
@@ -53,47 +69,59 @@ void LintClones(const Graph& g, const std::string& label, std::vector<Finding>* 
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (IsCloneOp(g.str(g.nodes[i].op))) nodes.push_back(i);
   }
-  ReportNodes(g, nodes, "", label, false, out);
+  ReportNodes(g, nodes, "", label, Change::kNone, out);
 }
 
 void FindCloneCounters(const MetricsContext& c, std::vector<Finding>* out) {
   // Sorted by name so the evidence order never depends on the report's.
-  std::map<std::string, std::pair<int64_t, const Counter*>> grown;
-  for (const Counter& r : c.right.counters) {
-    if (!IsCloneCounter(r.name)) continue;
-    const Counter* l = c.left.FindCounter(r.name);
-    int64_t before = l ? l->value : 0;
-    if (r.value > before) grown[r.name] = {before, &r};
+  std::map<std::string, std::pair<const Counter*, const Counter*>> counters;
+  for (const Counter& x : c.left.counters) {
+    if (IsCloneCounter(x.name)) counters[x.name].first = &x;
   }
-  if (grown.empty()) return;
-  Finding f;
-  f.id = "clones";
-  f.severity = Severity::kWarning;
-  f.graph = c.label;
-  std::string parts;
-  for (const auto& [name, v] : grown) {
-    const auto& [before, counter] = v;
-    f.count += counter->value - before;
-    Evidence e;
-    e.side = "right";
-    e.source = c.right.source;
-    e.line = counter->line;
-    e.node = name;
-    e.note = fmt::format("counter {} -> {}", before, counter->value);
-    f.evidence.push_back(std::move(e));
-    parts += fmt::format("{}{} {} -> {}", parts.empty() ? "" : ", ", name, before,
-                         counter->value);
+  for (const Counter& x : c.right.counters) {
+    if (IsCloneCounter(x.name)) counters[x.name].second = &x;
   }
-  f.title = fmt::format("clone counters grew: {}", parts);
-  f.explanation = fmt::format(
-      "The backend cloned {} more tensors on the right. Clones copy whole buffers on the "
-      "device; a growth close to the number of parameters means every parameter (or "
-      "input) was copied, as happens when parameters are lifted to graph inputs and "
-      "functionalized.",
-      f.count);
-  f.hint = "Compare with lifted-inputs: if parameters became graph inputs, run without "
-           "autograd tracing (`torch.no_grad()` / inference mode) so they stay constants.";
-  out->push_back(std::move(f));
+  for (bool grew : {true, false}) {
+    Finding f;
+    f.id = grew ? "clones" : "clones-removed";
+    f.severity = grew ? Severity::kWarning : Severity::kInfo;
+    f.graph = c.label;
+    std::string parts;
+    for (const auto& [name, lr] : counters) {
+      int64_t before = lr.first ? lr.first->value : 0;
+      int64_t after = lr.second ? lr.second->value : 0;
+      if (grew ? after <= before : after >= before) continue;
+      f.count += grew ? after - before : before - after;
+      const Counter* at = lr.second ? lr.second : lr.first;
+      Evidence e;
+      e.side = lr.second ? "right" : "left";
+      e.source = lr.second ? c.right.source : c.left.source;
+      e.line = at->line;
+      e.node = name;
+      e.note = fmt::format("counter {} -> {}", before, after);
+      f.evidence.push_back(std::move(e));
+      parts += fmt::format("{}{} {} -> {}", parts.empty() ? "" : ", ", name, before, after);
+    }
+    if (f.evidence.empty()) continue;
+    f.title = fmt::format("clone counters {}: {}", grew ? "grew" : "shrank", parts);
+    if (grew) {
+      f.explanation = fmt::format(
+          "The backend cloned {} more tensors on the right. Clones copy whole buffers on the "
+          "device; a growth close to the number of parameters means every parameter (or "
+          "input) was copied, as happens when parameters are lifted to graph inputs and "
+          "functionalized.",
+          f.count);
+      f.hint = "Compare with lifted-inputs: if parameters became graph inputs, run without "
+               "autograd tracing (`torch.no_grad()` / inference mode) so they stay constants.";
+    } else {
+      f.explanation = fmt::format(
+          "The backend cloned {} fewer tensors on the right. A drop close to the number of "
+          "parameters means the left copied every parameter (or input), as happens when "
+          "parameters are lifted to graph inputs and functionalized.",
+          f.count);
+    }
+    out->push_back(std::move(f));
+  }
 }
 
 void LintCloneCounters(const MetricsReport& m, const std::string& label,

@@ -3,6 +3,7 @@
 // counter-delta: metrics counters and metrics that moved beyond the
 // thresholds; new `aten::*` counters are CPU fallbacks and get their own,
 // louder finding. Clone counters belong to the clones family.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -16,7 +17,10 @@ namespace {
 
 bool Moved(double before, double after, double min_abs, double min_rel) {
   double d = std::fabs(after - before);
-  return d > 0 && d >= min_abs && d / std::max(std::fabs(before), 1.0) >= min_rel;
+  // Relative to the smaller side, so swapping the runs never changes
+  // whether a counter moved.
+  double base = std::max(std::min(std::fabs(before), std::fabs(after)), 1.0);
+  return d > 0 && d >= min_abs && d / base >= min_rel;
 }
 
 Evidence CounterEvidence(const MetricsReport& m, std::string_view side, const std::string& name,
@@ -42,10 +46,12 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
   moved.graph = c.label;
   Finding fallbacks = moved;
   fallbacks.severity = Severity::kWarning;
+  Finding gone = moved;  // the mirror of new fallbacks: the right lowers them
   std::string moved_parts;
   std::string fallback_parts;
+  std::string gone_parts;
   for (const auto& [name, lr] : counters) {
-    if (IsCloneCounter(name)) continue;
+    if (IsCloneCounter(name) || IsCompilationCounter(name)) continue;
     int64_t before = lr.first ? lr.first->value : 0;
     int64_t after = lr.second ? lr.second->value : 0;
     bool is_fallback = name.rfind("aten::", 0) == 0;
@@ -54,6 +60,13 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
       fallbacks.evidence.push_back(CounterEvidence(c.right, "right", name, lr.second->line,
                                                    fmt::format("{} calls", after)));
       fallback_parts += fmt::format("{}{} ({})", fallback_parts.empty() ? "" : ", ", name, after);
+      continue;
+    }
+    if (is_fallback && before > 0 && after == 0) {
+      ++gone.count;
+      gone.evidence.push_back(CounterEvidence(c.left, "left", name, lr.first->line,
+                                              fmt::format("{} calls", before)));
+      gone_parts += fmt::format("{}{} ({})", gone_parts.empty() ? "" : ", ", name, before);
       continue;
     }
     if (!Moved(static_cast<double>(before), static_cast<double>(after),
@@ -73,6 +86,7 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
   for (const Metric& x : c.left.metrics) metrics[x.name].first = &x;
   for (const Metric& x : c.right.metrics) metrics[x.name].second = &x;
   for (const auto& [name, lr] : metrics) {
+    if (IsCompilationCounter(name)) continue;
     const Metric* any = lr.second ? lr.second : lr.first;
     if (any->unit == MetricUnit::kNanoseconds && !c.options.compare_timings) continue;
     double before = lr.first ? lr.first->accumulator : 0;
@@ -97,12 +111,54 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
                      "dynamic shape, unsupported overload).";
     out->push_back(std::move(fallbacks));
   }
+  if (gone.count > 0) {
+    gone.title = fmt::format("{} CPU fallbacks gone: {}", gone.count, gone_parts);
+    gone.explanation = "Counters named aten::* count ops the backend could not lower and ran on "
+                       "the CPU; the left ran these on the CPU, the right no longer does.";
+    out->push_back(std::move(gone));
+  }
   if (moved.count > 0) {
     moved.title = fmt::format("{} counters/metrics moved: {}", moved.count, moved_parts);
     moved.explanation = "Counters record what the backend did (compilations, transfers, "
                         "allocations); a change says the two runs took different paths.";
     out->push_back(std::move(moved));
   }
+}
+
+void FindSmallCounterChanges(const MetricsContext& c, const std::vector<Finding>& found,
+                             std::vector<Finding>* out) {
+  for (const Finding& f : found) {
+    if (f.graph == c.label) return;
+  }
+  std::map<std::string, std::pair<const Counter*, const Counter*>> counters;
+  for (const Counter& x : c.left.counters) counters[x.name].first = &x;
+  for (const Counter& x : c.right.counters) counters[x.name].second = &x;
+  Finding f;
+  f.id = "counter-delta";
+  f.severity = Severity::kInfo;
+  f.graph = c.label;
+  std::string parts;
+  for (const auto& [name, lr] : counters) {
+    int64_t before = lr.first ? lr.first->value : 0;
+    int64_t after = lr.second ? lr.second->value : 0;
+    if (lr.first && lr.second && before == after) continue;
+    ++f.count;
+    std::string change = fmt::format("{} -> {}", lr.first ? std::to_string(before) : "absent",
+                                     lr.second ? std::to_string(after) : "absent");
+    f.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name, lr.second->line,
+                                                     change)
+                                   : CounterEvidence(c.left, "left", name, lr.first->line,
+                                                     change));
+    if (f.count <= 4) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", name, change);
+  }
+  if (f.count == 0) return;
+  if (f.count > 4) parts += fmt::format(", and {} more", f.count - 4);
+  f.title = fmt::format("{} changed below the thresholds: {}",
+                        Plural(f.count, "counter", "counters"), parts);
+  f.explanation = "These counters differ between the runs, but by less than the counter-delta "
+                  "thresholds (--counter-min-abs / --counter-min-rel): run-to-run noise unless "
+                  "the runs should be identical.";
+  out->push_back(std::move(f));
 }
 
 }  // namespace graphdiff::analyze

@@ -1,9 +1,10 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
-// dead-code: operations from which no graph output can be reached. Inputs,
-// constants and attribute fetches are left out (an unused parameter is not
-// work), and so are ops that may act by side effect: in-place ops (`add_`),
-// asserts, prints, and ops of no known namespace-free name.
+// dead-code: operations from which no graph output, no ROOT instruction and
+// no side effect can be reached. Inputs, constants, attribute fetches and
+// symbolic sizes are left out (an unused parameter or SymInt is not work),
+// and so are the side-effecting ops themselves: in-place ops (`add_`),
+// asserts, prints, collectives, RNG state updates.
 #include <map>
 #include <string>
 #include <vector>
@@ -13,17 +14,6 @@
 
 namespace graphdiff::analyze {
 namespace {
-
-bool MayHaveSideEffects(std::string_view op) {
-  std::string_view s = ShortOp(op);
-  if (s.empty()) return true;
-  if (s.back() == '_' && !(s.size() > 2 && s.substr(s.size() - 2) == "__")) return true;
-  for (std::string_view w : {"assert", "print", "record", "sync", "barrier", "send", "recv",
-                             "all_reduce", "outfeed", "infeed", "set_"}) {
-    if (s.find(w) != std::string_view::npos) return true;
-  }
-  return false;
-}
 
 std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candidates) {
   std::vector<uint32_t> dead;
@@ -36,18 +26,21 @@ std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candida
         n.kind != NodeKind::kModuleCall) {
       continue;
     }
-    if (MayHaveSideEffects(g.str(n.op))) continue;
+    if (HasSideEffects(g.str(n.op)) || IsSymbolicScalar(g, n)) continue;
+    // An unused uninitialised or size-0 allocation computes nothing (make_fx
+    // leaves one `empty([0])` per batch norm as its reserve buffer).
+    if (IsEmptyResult(n) || ShortOp(g.str(n.op)).substr(0, 5) == "empty") continue;
     dead.push_back(i);
   }
   return dead;
 }
 
 void Report(const Graph& g, const std::vector<uint32_t>& dead, std::string_view side,
-            std::string label, std::vector<Finding>* out) {
+            std::string label, bool mirrored, std::vector<Finding>* out) {
   if (dead.empty()) return;
   Finding f;
-  f.id = "dead-code";
-  f.severity = Severity::kWarning;
+  f.id = mirrored ? "dead-code-removed" : "dead-code";
+  f.severity = mirrored ? Severity::kInfo : Severity::kWarning;
   f.graph = std::move(label);
   f.count = static_cast<int64_t>(dead.size());
   std::map<std::string, int64_t> by_op;
@@ -55,9 +48,16 @@ void Report(const Graph& g, const std::vector<uint32_t>& dead, std::string_view 
     ++by_op[std::string(g.str(g.nodes[i].op))];
     f.evidence.push_back(NodeEvidence(g, i, side, "reaches no output"));
   }
-  f.title = fmt::format("{} nodes reach no output{} ({})", f.count,
+  f.title = fmt::format("{} no output{}{} ({})", Plural(f.count, "node reaches", "nodes reach"),
                         side.empty() ? "" : fmt::format(" on the {}", side),
+                        mirrored ? ", gone or used on the right" : "",
                         JoinOpCounts({by_op.begin(), by_op.end()}, 3, false));
+  if (mirrored) {
+    f.explanation = "These operations of the left feed nothing the left graph returns; on the "
+                    "right they are gone or their results are used.";
+    out->push_back(std::move(f));
+    return;
+  }
   f.explanation = "These operations feed nothing the graph returns. Backends usually prune "
                   "them, but they still cost tracing and compilation time, and in a dump they "
                   "hide the real computation.";
@@ -80,11 +80,11 @@ void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
       candidate[p.right] = true;
     }
   }
-  Report(c.right, DeadNodes(c.right, &candidate), "right", c.label, out);
+  Report(c.right, DeadNodes(c.right, &candidate), c.new_side(), c.label, c.mirrored, out);
 }
 
 void LintDeadCode(const Graph& g, const std::string& label, std::vector<Finding>* out) {
-  Report(g, DeadNodes(g, nullptr), "", label, out);
+  Report(g, DeadNodes(g, nullptr), "", label, false, out);
 }
 
 }  // namespace graphdiff::analyze

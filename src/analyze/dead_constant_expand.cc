@@ -29,15 +29,15 @@ std::vector<uint32_t> DeadExpands(const Graph& g, const std::vector<bool>* candi
 }
 
 void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view side,
-            std::string graph_label, std::vector<Finding>* out) {
+            std::string graph_label, bool mirrored, std::vector<Finding>* out) {
   if (nodes.empty()) return;
   std::vector<bool> is_output(g.nodes.size(), false);
   for (ValueRef v : g.outputs) {
     if (v.node < is_output.size()) is_output[v.node] = true;
   }
   Finding f;
-  f.id = "dead-constant-expand";
-  f.severity = Severity::kWarning;
+  f.id = mirrored ? "dead-constant-expand-removed" : "dead-constant-expand";
+  f.severity = mirrored ? Severity::kInfo : Severity::kWarning;
   f.graph = std::move(graph_label);
   f.count = static_cast<int64_t>(nodes.size());
   int64_t empty = 0;
@@ -53,7 +53,9 @@ void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view
                                    is_output[i] ? ", only returned" : ", unused");
     f.evidence.push_back(NodeEvidence(g, i, side, std::move(note)));
   }
-  std::string where = side.empty() ? "" : fmt::format(" on the {}", side);
+  std::string where = side.empty() ? ""
+                      : mirrored  ? fmt::format(" on the {} gone on the right", side)
+                                  : fmt::format(" on the {}", side);
   f.title = empty == f.count
                 ? fmt::format("{} dead size-0 expands of constants{}", f.count, where)
                 : fmt::format("{} dead expands of constants{} ({} of size 0)", f.count, where,
@@ -64,9 +66,13 @@ void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view
       "placeholders a batch norm without training statistics returns for "
       "save_mean/save_invstd when the graph is asked to return them.",
       f.count, returned, empty);
-  f.hint = empty > 0 ? "They disappear when the graph stops returning batch-norm statistics "
+  if (mirrored) {
+    f.explanation += " The right graph no longer has them.";
+  } else {
+    f.hint = empty > 0 ? "They disappear when the graph stops returning batch-norm statistics "
                        "(see extra-outputs)."
                      : "Nothing needs these values; find who asks the graph to return them.";
+  }
   out->push_back(std::move(f));
 }
 
@@ -77,12 +83,12 @@ void FindDeadConstantExpands(const PairContext& c, std::vector<Finding>* out) {
   for (uint32_t i : c.alignment.right_only) {
     if (i < right_only.size()) right_only[i] = true;
   }
-  Report(c.right, DeadExpands(c.right, &right_only), "right", c.label, out);
+  Report(c.right, DeadExpands(c.right, &right_only), c.new_side(), c.label, c.mirrored, out);
 }
 
 void LintDeadConstantExpands(const Graph& g, const std::string& label,
                              std::vector<Finding>* out) {
-  Report(g, DeadExpands(g, nullptr), "", label, out);
+  Report(g, DeadExpands(g, nullptr), "", label, false, out);
 }
 
 }  // namespace graphdiff::analyze

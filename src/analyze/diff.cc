@@ -24,14 +24,22 @@ std::string PairLabel(const std::string& left, const std::string& right) {
   return left == right ? left : fmt::format("{} <-> {}", left, right);
 }
 
-void RunGraphFamilies(const PairContext& c, std::vector<Finding>* out) {
-  analyze::FindExtraOutputs(c, out);
-  analyze::FindDeadConstantExpands(c, out);
-  analyze::FindClonesAdded(c, out);
-  analyze::FindOpSubstitutions(c, out);
+// Symmetric families look at both sides at once; one-directional ones run
+// once per direction so that swapping the dumps mirrors every finding.
+void RunGraphFamilies(const PairContext& c, const PairContext& mirror,
+                      std::vector<Finding>* out) {
+  analyze::FindOutputChanges(c, out);
   analyze::FindLiftedInputs(c, out);
-  analyze::FindNewDeadCode(c, out);
-  analyze::FindNewDuplicates(c, out);
+  analyze::FindClonesAdded(c, out);
+  analyze::FindCollectiveChanges(c, out);
+  analyze::FindOpSubstitutions(c, out);
+  analyze::FindAttributeChanges(c, out);
+  analyze::FindTypeChanges(c, out);
+  for (const PairContext* d : {&c, &mirror}) {
+    analyze::FindDeadConstantExpands(*d, out);
+    analyze::FindNewDeadCode(*d, out);
+    analyze::FindNewDuplicates(*d, out);
+  }
   analyze::FindSizeDelta(c, out);
 }
 
@@ -115,12 +123,19 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, std::string how, std::s
                          const OpEquivalence& eq, DiffResult* out) {
   absl::StatusOr<Alignment> a = Align(l, r, options.align);
   if (!a.ok()) return a.status();
-  PairContext c{l, r, *a, eq, options, std::move(label)};
+  Alignment swapped = analyze::SwapAlignment(*a);
+  PairContext c{l, r, *a, eq, options, label};
+  PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
   size_t first = out->findings.size();
-  RunGraphFamilies(c, &out->findings);
+  RunGraphFamilies(c, mirror, &out->findings);
+  GraphPairDiff d = Summarise(l, r, *a, std::move(how));
+  if (!d.identical()) {
+    std::vector<Finding> mine(out->findings.begin() + static_cast<std::ptrdiff_t>(first),
+                              out->findings.end());
+    analyze::FindOtherChanges(c, mine, &out->findings);
+  }
   RenameSources(&out->findings, first, l.source.file, sources.left, r.source.file,
                 sources.right);
-  GraphPairDiff d = Summarise(l, r, *std::move(a), std::move(how));
   d.left_source = sources.left;
   d.right_source = sources.right;
   out->pairs.push_back(std::move(d));
@@ -229,9 +244,12 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     l.source = lpath;
     r.source = rpath;
     MetricsContext c{l, r, opts, PairLabel(lpath, rpath)};
+    analyze::FindCompilation(c, &result.findings);
     analyze::FindCloneCounters(c, &result.findings);
     analyze::FindCounterDeltas(c, &result.findings);
-    result.metrics.push_back(CompareMetrics(l, r, mp.how));
+    MetricsPairDiff m = CompareMetrics(l, r, mp.how);
+    if (!m.same()) analyze::FindSmallCounterChanges(c, result.findings, &result.findings);
+    result.metrics.push_back(std::move(m));
   }
   auto add_unpaired = [&](const Dump& d, const std::vector<GraphRef>& refs, const char* side) {
     for (const GraphRef& ref : refs) {

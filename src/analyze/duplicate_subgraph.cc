@@ -4,13 +4,17 @@
 // subexpression. Bottom-up Merkle fingerprints (op, attributes, result types,
 // operand fingerprints in order) find identical subgraphs; inputs are
 // distinct by identity, constants equal by value. Only the topmost copy of a
-// duplicated chain is reported, and random or side-effecting ops are never
-// duplicates.
+// duplicated chain is reported, with the ops each copy really repeats (the
+// cones of two copies walked together up to where they share a node), and
+// random or side-effecting ops are never duplicates.
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "analyze/analyze.h"
 #include "fmt/format.h"
 
@@ -37,8 +41,34 @@ bool NeverDuplicate(std::string_view op) {
 
 struct DuplicateGroup {
   std::vector<uint32_t> members;  // ascending
-  uint64_t ops = 0;               // operation nodes in one copy (an upper bound)
+  uint64_t ops = 0;               // operation nodes computed again by each copy
 };
+
+// Operation nodes that copy `b` computes again although copy `a` already
+// has them: the two cones walked in lockstep, stopping where they share a
+// node (one `select` read by 30 broadcasts is computed once, so each
+// broadcast copy repeats one op, not the select's whole cone).
+uint64_t RepeatedOps(const Graph& g, uint32_t a, uint32_t b) {
+  std::vector<std::pair<uint32_t, uint32_t>> stack = {{a, b}};
+  absl::flat_hash_set<uint64_t> seen;
+  uint64_t ops = 0;
+  size_t budget = 4 * g.nodes.size() + 16;
+  while (!stack.empty() && budget-- > 0) {
+    auto [x, y] = stack.back();
+    stack.pop_back();
+    if (x == y || x >= g.nodes.size() || y >= g.nodes.size()) continue;
+    if (!seen.insert((static_cast<uint64_t>(x) << 32) | y).second) continue;
+    const Node& nx = g.nodes[x];
+    const Node& ny = g.nodes[y];
+    if (nx.kind == NodeKind::kOp || nx.kind == NodeKind::kMethodCall ||
+        nx.kind == NodeKind::kModuleCall) {
+      ++ops;
+    }
+    size_t k = std::min(nx.operands.size(), ny.operands.size());
+    for (size_t i = 0; i < k; ++i) stack.emplace_back(nx.operands[i].node, ny.operands[i].node);
+  }
+  return ops;
+}
 
 std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
   size_t n = g.nodes.size();
@@ -99,17 +129,19 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
     if (grp.members.size() < 2 || grp.ops < min_ops) continue;
     bool report = false;
     for (uint32_t m : grp.members) report = report || uncovered[m];
-    if (report) out.push_back(std::move(grp));
+    if (!report) continue;
+    grp.ops = RepeatedOps(g, grp.members[0], grp.members[1]);
+    if (grp.ops >= min_ops) out.push_back(std::move(grp));
   }
   return out;
 }
 
 void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::string_view side,
-            std::string label, std::vector<Finding>* out) {
+            std::string label, bool mirrored, std::vector<Finding>* out) {
   if (groups.empty()) return;
   Finding f;
-  f.id = "duplicate-subgraph";
-  f.severity = Severity::kWarning;
+  f.id = mirrored ? "duplicate-subgraph-removed" : "duplicate-subgraph";
+  f.severity = mirrored ? Severity::kInfo : Severity::kWarning;
   f.graph = std::move(label);
   for (const DuplicateGroup& grp : groups) {
     f.count += static_cast<int64_t>(grp.members.size()) - 1;
@@ -118,13 +150,22 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::stri
       f.evidence.push_back(NodeEvidence(
           g, m, side,
           m == grp.members[0]
-              ? fmt::format("computed {} times (about {} ops each)", grp.members.size(), grp.ops)
+              ? fmt::format("computed {} times ({} ops repeated by each copy)",
+                            grp.members.size(), grp.ops)
               : fmt::format("same computation as {}", first)));
     }
   }
-  f.title = fmt::format("{} redundant copies of {} computation{}{}", f.count, groups.size(),
-                        groups.size() == 1 ? "" : "s",
-                        side.empty() ? "" : fmt::format(" on the {}", side));
+  f.title = fmt::format("{} of {} computation{}{}{}", Plural(f.count, "redundant copy",
+                                                          "redundant copies"),
+                        groups.size(), groups.size() == 1 ? "" : "s",
+                        side.empty() ? "" : fmt::format(" on the {}", side),
+                        mirrored ? ", gone on the right" : "");
+  if (mirrored) {
+    f.explanation = "The left computes the same operations on the same values more than once "
+                    "(identical subgraphs by fingerprint); the right does not.";
+    out->push_back(std::move(f));
+    return;
+  }
   f.explanation = "The same operations run on the same values more than once (identical "
                   "subgraphs by fingerprint: op, attributes, types and operands). A common "
                   "subexpression pass would compute each once.";
@@ -146,12 +187,12 @@ void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
     for (uint32_t m : grp.members) is_new = is_new || right_only[m];
     if (is_new) groups.push_back(std::move(grp));
   }
-  Report(c.right, groups, "right", c.label, out);
+  Report(c.right, groups, c.new_side(), c.label, c.mirrored, out);
 }
 
 void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
                     std::vector<Finding>* out) {
-  Report(g, FindGroups(g, min_ops), "", label, out);
+  Report(g, FindGroups(g, min_ops), "", label, false, out);
 }
 
 }  // namespace graphdiff::analyze

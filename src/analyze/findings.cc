@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
+#include <vector>
 
 namespace graphdiff {
 
@@ -32,18 +34,45 @@ namespace {
 // clones of them, counters that moved, sizes that grew). Counts alone would
 // put 102 lifted inputs above the 80 outputs that explain them.
 int FamilyRank(const std::string& id) {
-  static const char* const kOrder[] = {
-      "extra-outputs", "dead-constant-expand", "lifted-inputs",
-      "clones",        "op-substitution",      "counter-delta",
-      "dead-code",     "duplicate-subgraph",   "size-delta",
-      "size-facts"};
-  for (size_t i = 0; i < std::size(kOrder); ++i) {
-    if (id == kOrder[i]) return static_cast<int>(i);
+  const std::vector<std::string_view>& order = FindingIds();
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (id == order[i]) return static_cast<int>(i);
   }
-  return static_cast<int>(std::size(kOrder));
+  return static_cast<int>(order.size());
 }
 
 }  // namespace
+
+const std::vector<std::string_view>& FindingIds() {
+  // Recompilation first: it is the first question of two runs. Then what
+  // the graph returns and takes, what it copies and communicates, what its
+  // nodes compute, and last the consequences and improvements.
+  static const std::vector<std::string_view> kOrder = {
+      "compilation",
+      "extra-outputs",
+      "removed-outputs",
+      "outputs-replaced",
+      "dead-constant-expand",
+      "lifted-inputs",
+      "removed-inputs",
+      "clones",
+      "clones-removed",
+      "collectives",
+      "dtype-change",
+      "shape-change",
+      "attribute-change",
+      "op-substitution",
+      "counter-delta",
+      "dead-code",
+      "duplicate-subgraph",
+      "dead-constant-expand-removed",
+      "dead-code-removed",
+      "duplicate-subgraph-removed",
+      "other-changes",
+      "size-delta",
+      "size-facts"};
+  return kOrder;
+}
 
 void SortFindings(std::vector<Finding>* findings) {
   std::stable_sort(findings->begin(), findings->end(),

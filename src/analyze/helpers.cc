@@ -80,6 +80,23 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   for (ValueRef v : g.outputs) {
     if (v.node < live.size()) live[v.node] = true;
   }
+  // What the graph does besides returning values: the ROOT instruction
+  // (an HLO tuple packing the outputs) and side effects are uses too.
+  // Side effects are decided once per distinct op, not once per node.
+  std::vector<int8_t> effects(g.strings.size(), -1);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
+    bool effect;
+    if (n.op.id < effects.size()) {
+      int8_t& e = effects[n.op.id];
+      if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
+      effect = e == 1;
+    } else {
+      effect = HasSideEffects(g.str(n.op));
+    }
+    if (effect || g.attr(n, "ROOT")) live[i] = true;
+  }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {
     if (!live[i]) continue;
@@ -119,6 +136,110 @@ bool IsEmptyResult(const Node& n) {
     if (!elems || *elems != 0) return false;
   }
   return true;
+}
+
+bool IsSymbolicScalar(const Graph& g, const Node& n) {
+  if (g.attr(n, "sym")) return true;
+  std::string_view s = ShortOp(g.str(n.op));
+  return s.substr(0, 4) == "sym_" || s == "size" && n.kind == NodeKind::kMethodCall;
+}
+
+namespace {
+
+// "all-reduce-start" -> "all_reduce", "_c10d_functional::all_reduce_" ->
+// "all_reduce": one spelling for every format's collectives.
+std::string NormalizeOpWord(std::string_view op) {
+  std::string s(ShortOp(op));
+  for (char& ch : s) {
+    if (ch == '-') ch = '_';
+  }
+  while (!s.empty() && s.back() == '_') s.pop_back();
+  while (!s.empty() && s.front() == '_') s.erase(0, 1);
+  return s;
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+bool HasSideEffects(std::string_view op) {
+  std::string_view s = ShortOp(op);
+  if (s.empty()) return true;
+  // In-place ops (`add_`, `index_put_`, `copy_`) write an operand.
+  if (s.back() == '_' && !(s.size() > 2 && s.substr(s.size() - 2) == "__")) return true;
+  if (!CollectiveKind(op).empty()) return true;
+  std::string w = NormalizeOpWord(op);
+  for (std::string_view k : {"assert", "print", "record", "sync", "barrier", "send", "recv",
+                             "outfeed", "infeed", "set", "rng_get_and_update_state",
+                             "rng_bit_generator", "custom_call", "resize", "wait_tensor",
+                             "check", "warn", "effects", "with_effects", "save", "copy_to", "seed",
+                             "philox"}) {
+    if (w == k || w.find(k) == 0 || w.find(std::string("_") + std::string(k)) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string_view CollectiveKind(std::string_view op) {
+  std::string w = NormalizeOpWord(op);
+  // The done half of an async pair is the same collective as its start.
+  if (EndsWith(w, "_done") || EndsWith(w, "_wait")) return "";
+  for (std::string_view suffix : {"_start", "_async", "_into_tensor", "_tensor", "_coalesced",
+                                  "_base", "_single"}) {
+    if (EndsWith(w, suffix)) w.resize(w.size() - suffix.size());
+  }
+  if (w == "all_reduce" || w == "allreduce" || w == "cross_replica_sum" || w == "psum" ||
+      w == "reduce_scatter_sum") {
+    return w == "reduce_scatter_sum" ? "reduce-scatter" : "all-reduce";
+  }
+  if (w == "all_gather" || w == "allgather" || w == "all_gather_base") return "all-gather";
+  if (w == "reduce_scatter" || w == "reducescatter" || w == "psum_scatter") {
+    return "reduce-scatter";
+  }
+  if (w == "all_to_all" || w == "alltoall") return "all-to-all";
+  if (w == "collective_permute" || w == "ppermute") return "collective-permute";
+  if (w == "collective_broadcast") return "collective-broadcast";
+  // c10d's broadcast and reduce are collectives; HLO's broadcast is not.
+  if (op.find("c10d") != std::string_view::npos &&
+      (w == "broadcast" || w == "reduce" || w == "gather" || w == "scatter")) {
+    return w == "broadcast" ? "broadcast (c10d)" : w == "reduce" ? "reduce (c10d)"
+           : w == "gather"  ? "gather (c10d)" : "scatter (c10d)";
+  }
+  return "";
+}
+
+bool IsProvenanceKey(std::string_view key) {
+  return key == "NodeType" || key == "xla_shape" || key == "location" || key == "scope" ||
+         key == "num_outputs" || key == "ROOT" || key == "frame" || key == "stack_trace" ||
+         key == "name" || key == "op_name" || key == "op_type" || key == "metadata" ||
+         key == "source_file" || key == "source_line" || key == "sym";
+}
+
+std::string Plural(int64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+Alignment SwapAlignment(const Alignment& a) {
+  Alignment s;
+  s.pairs.reserve(a.pairs.size());
+  for (const NodePair& p : a.pairs) {
+    NodePair q = p;
+    std::swap(q.left, q.right);
+    s.pairs.push_back(std::move(q));
+  }
+  std::sort(s.pairs.begin(), s.pairs.end(), [](const NodePair& x, const NodePair& y) {
+    return x.left != y.left ? x.left < y.left : x.right < y.right;
+  });
+  s.left_only = a.right_only;
+  s.right_only = a.left_only;
+  for (const auto& [l, r] : a.matched_outputs) s.matched_outputs.emplace_back(r, l);
+  std::sort(s.matched_outputs.begin(), s.matched_outputs.end());
+  s.left_only_outputs = a.right_only_outputs;
+  s.right_only_outputs = a.left_only_outputs;
+  return s;
 }
 
 }  // namespace graphdiff::analyze

@@ -6,7 +6,8 @@
 //    are about the same thing (the dead expands are among the extra outputs,
 //    and are the nodes size-delta counts as added);
 //  - a clone counter that grew by about as many as the inputs that were
-//    lifted explains them (each lifted parameter is copied once).
+//    lifted explains them (each lifted parameter is copied once), and one
+//    that shrank by about as many as the inputs removed, mirrored.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -54,9 +55,14 @@ void LinkFindings(std::vector<Finding>* findings, size_t max_evidence) {
     }
   }
   for (size_t i = 0; i < fs.size(); ++i) {
-    if (fs[i].id != "clones" || fs[i].evidence.empty() || fs[i].evidence[0].op != "") continue;
+    bool grew = fs[i].id == "clones";
+    if (!(grew || fs[i].id == "clones-removed") || fs[i].evidence.empty() ||
+        fs[i].evidence[0].op != "") {
+      continue;
+    }
     for (size_t j = 0; j < fs.size(); ++j) {
-      if (fs[j].id == "lifted-inputs" && Close(fs[i].count, fs[j].count)) {
+      if (fs[j].id == (grew ? "lifted-inputs" : "removed-inputs") &&
+          Close(fs[i].count, fs[j].count)) {
         links.emplace(static_cast<uint32_t>(std::min(i, j)), static_cast<uint32_t>(std::max(i, j)));
       }
     }

@@ -4,8 +4,10 @@
 // equivalents (one class of the op table) are named as such; anything else
 // is a real substitution. A module call on one side stands for the op its
 // name suggests (bn -> batch_norm); a module lowered to exactly that op is a
-// level difference, not a substitution.
+// level difference, not a substitution. An op matched with an XLA fusion is
+// explained by the fused computation's contents (kind and fused ops).
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -49,6 +51,47 @@ struct Group {
   std::vector<std::pair<uint32_t, uint32_t>> nodes;
 };
 
+bool IsFusion(std::string_view op) { return ShortOp(op) == "fusion"; }
+
+// Group label standing for "the ops on the side without fusions".
+constexpr char kFusedOps[] = "\x01ops";
+
+// What a fusion computes, from the parser's summary of its fused
+// computation: "kLoop fusion of 1 add, 2 broadcast".
+struct FusionContents {
+  std::string kind;  // "kLoop", or "" when the dump does not say
+  std::string ops;   // "1 add, 2 broadcast", or ""
+  std::set<uint32_t> fusions;
+};
+
+FusionContents DescribeFusions(const Graph& g, const std::vector<uint32_t>& nodes) {
+  FusionContents out;
+  std::set<std::string> kinds, ops;
+  for (uint32_t i : nodes) {
+    out.fusions.insert(i);
+    const Node& n = g.nodes[i];
+    if (auto k = g.attr(n, "kind")) kinds.insert(std::string(*k));
+    if (auto o = g.attr(n, "callee_ops")) ops.insert(std::string(*o));
+  }
+  for (const std::string& k : kinds) out.kind += (out.kind.empty() ? "" : "/") + k;
+  for (const std::string& o : ops) out.ops += (out.ops.empty() ? "" : "; ") + o;
+  return out;
+}
+
+// True when the fused ops (as "1 add, 2 broadcast") include `op`'s opcode.
+bool FusedOpsHave(std::string_view ops, std::string_view op) {
+  std::string_view s = ShortOp(op);
+  size_t pos = 0;
+  while ((pos = ops.find(s, pos)) != std::string_view::npos) {
+    bool start = pos > 0 && ops[pos - 1] == ' ';
+    size_t end = pos + s.size();
+    bool stop = end == ops.size() || ops[end] == ',' || ops[end] == ';';
+    if (start && stop) return true;
+    pos = end;
+  }
+  return false;
+}
+
 }  // namespace
 
 void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
@@ -59,7 +102,13 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     std::optional<Side> l = Describe(c.left, c.left.nodes[p.left]);
     std::optional<Side> r = Describe(c.right, c.right.nodes[p.right]);
     if (!l || !r || l->op == r->op) continue;
-    Group& g = groups[{l->label, r->label}];
+    // Everything fused into (or out of) fusions is one story, whatever the
+    // fused op: one group per direction, the ops listed inside.
+    bool lf = IsFusion(l->op), rf = IsFusion(r->op);
+    std::pair<std::string, std::string> key{l->label, r->label};
+    if (rf && !lf) key.first = kFusedOps;
+    if (lf && !rf) key.second = kFusedOps;
+    Group& g = groups[key];
     ++g.count;
     g.module = l->module || r->module;
     g.known = c.equivalence.KnownEquivalent(l->op, r->op);
@@ -71,8 +120,61 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     f.id = "op-substitution";
     f.graph = c.label;
     f.count = g.count;
+    bool right_fusion = left_label == kFusedOps, left_fusion = right_label == kFusedOps;
+    if (left_fusion || right_fusion) {
+      // A fusion is explained by what it fuses, not flagged as unknown.
+      std::vector<uint32_t> fused;
+      std::map<std::string, int64_t> other_ops;
+      std::set<uint32_t> other_nodes;
+      const Graph& fg = right_fusion ? c.right : c.left;
+      const Graph& og = right_fusion ? c.left : c.right;
+      for (const auto& [l, r] : g.nodes) {
+        fused.push_back(right_fusion ? r : l);
+        uint32_t o = right_fusion ? l : r;
+        if (other_nodes.insert(o).second) ++other_ops[std::string(og.str(og.nodes[o].op))];
+      }
+      FusionContents fc = DescribeFusions(fg, fused);
+      std::vector<std::string> missing;
+      for (const auto& [op, n] : other_ops) {
+        if (!FusedOpsHave(fc.ops, op)) missing.emplace_back(ShortOp(op));
+      }
+      std::string what = fmt::format(
+          "{}{}", Plural(static_cast<int64_t>(fc.fusions.size()), "fusion", "fusions"),
+          fc.kind.empty() ? "" : " (" + fc.kind + ")");
+      std::string ops = JoinOpCounts({other_ops.begin(), other_ops.end()}, 4, false);
+      f.severity = missing.empty() || fc.ops.empty() ? Severity::kInfo : Severity::kWarning;
+      f.title = fmt::format("{} ({}) {} {}{}", Plural(g.count, "op", "ops"), ops,
+                            right_fusion ? "fused into" : "unfused from", what,
+                            fc.ops.empty() ? std::string() : " of " + fc.ops);
+      f.explanation = fmt::format(
+          "{} on the {} ({}) {} computed inside {} on the {}{}. XLA fusion merges "
+          "elementwise work, broadcasts and reductions into one kernel; the pair view lines "
+          "each fused op up with the fusion that now computes it.",
+          Plural(static_cast<int64_t>(other_nodes.size()), "node", "nodes"),
+          right_fusion ? "left" : "right", ops, other_nodes.size() == 1 ? "is" : "are", what,
+          right_fusion ? "right" : "left",
+          fc.ops.empty() ? std::string(" (the dump does not print the fused computation)")
+                         : fmt::format(", whose fused computations hold {}", fc.ops));
+      if (!fc.ops.empty() && !missing.empty()) {
+        std::string names;
+        for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
+        f.explanation += fmt::format(
+            " The fused computations hold no {}, so the computation itself may have changed.",
+            names);
+      }
+      for (const auto& [l, r] : g.nodes) {
+        f.evidence.push_back(NodeEvidence(c.left, l, "left", "before"));
+        f.evidence.push_back(NodeEvidence(c.right, r, "right", "after"));
+      }
+      out->push_back(std::move(f));
+      continue;
+    }
     // A module name only suggests its op, so a mismatch there is no alarm.
-    f.severity = g.known || g.module ? Severity::kInfo : Severity::kWarning;
+    // Across levels (FX against the IR it ran as) ops are lowered, copied
+    // and re-viewed by design: a pairing of different ops there is a lowering
+    // to look at, not an alarm.
+    bool same_level = c.left.kind == c.right.kind;
+    f.severity = g.known || g.module || !same_level ? Severity::kInfo : Severity::kWarning;
     f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
                           g.known ? " (known equivalent)" : "");
     if (g.known) {
@@ -91,6 +193,14 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
           "{} module calls on one side line up with {} on the other; the module name "
           "suggests a different op, so check that the lowering is the expected one.",
           g.count, right_label);
+    } else if (!same_level) {
+      f.explanation = fmt::format(
+          "{} matched nodes use {} on the left ({}) but {} on the right ({}). Graphs of two "
+          "levels lower ops differently (functional `*_copy` views, decompositions), so "
+          "this pairing shows how the op was lowered; check it if the lowering is "
+          "unexpected.",
+          g.count, left_label, GraphKindName(c.left.kind), right_label,
+          GraphKindName(c.right.kind));
     } else {
       f.explanation = fmt::format(
           "{} matched nodes use {} on the left but {} on the right, and the op table does "

@@ -60,11 +60,20 @@ void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
   // Long histograms (a module-level graph against an aten-level one) are
   // capped here; GraphPairDiff::op_delta keeps every op.
   std::string full = JoinOpCounts(changed, 16, true);
+  // Bytes cover inputs of known size only; when sizes became unknown
+  // (symbolic shapes, SymInt inputs) the byte totals are not comparable.
+  auto bytes = [](const GraphStats& s) {
+    if (s.inputs_unknown_size == 0) return Bytes(s.parameter_bytes);
+    if (s.parameter_bytes == 0) return std::string("unknown");
+    return fmt::format("{} (+{} of unknown size)", Bytes(s.parameter_bytes),
+                             Plural(static_cast<int64_t>(s.inputs_unknown_size), "input",
+                                    "inputs"));
+  };
   f.explanation = fmt::format(
       "Nodes {} -> {} ({:+}): {} added and {} removed by op{}{}. Inputs {} -> {}, outputs "
       "{} -> {}, input bytes {} -> {}.",
       l.nodes, r.nodes, net, added, removed, changed.empty() ? "" : ": ", full, l.inputs,
-      r.inputs, l.outputs, r.outputs, Bytes(l.parameter_bytes), Bytes(r.parameter_bytes));
+      r.inputs, l.outputs, r.outputs, bytes(l), bytes(r));
   for (uint32_t i : c.alignment.right_only) {
     if (i < c.right.nodes.size() && c.right.nodes[i].kind != NodeKind::kGetAttr) {
       f.evidence.push_back(NodeEvidence(c.right, i, "right", "added"));

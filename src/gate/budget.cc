@@ -10,16 +10,13 @@
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "util/absl_sv.h"
+#include "graphdiff/findings.h"
 #include "graphdiff/gate.h"
 
 namespace graphdiff {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-constexpr const char* kFindingIds[] = {
-    "extra-outputs", "dead-constant-expand", "clones", "op-substitution", "lifted-inputs",
-    "counter-delta", "dead-code", "duplicate-subgraph", "size-delta", "size-facts"};
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -47,7 +44,7 @@ bool ParseAmount(std::string_view s, double* out) {
 
 std::string ValidMetricsText() {
   std::string ids;
-  for (const char* id : kFindingIds) ids += (ids.empty() ? "" : ", ") + std::string(id);
+  for (std::string_view id : FindingIds()) ids += (ids.empty() ? "" : ", ") + std::string(id);
   return fmt::format(
       "valid metrics: nodes, inputs, outputs, constants, parameter_bytes, op:<op>, "
       "counter:<name>, finding:<id> (ids: {}); op/counter/finding names may use * and ?",
@@ -63,7 +60,7 @@ absl::Status CheckMetricName(std::string_view name) {
     std::string_view rest = name.substr(prefix.size());
     if (rest.empty()) break;
     if (prefix != "finding:" || gate_internal::IsGlob(rest)) return absl::OkStatus();
-    for (const char* id : kFindingIds) {
+    for (std::string_view id : FindingIds()) {
       if (rest == id) return absl::OkStatus();
     }
     return absl::InvalidArgumentError(fmt::format("unknown finding id \"{}\"", rest));

@@ -172,6 +172,39 @@ std::string NameKey(const Candidate& c) { return c.name; }
 std::string FrameKey(const Candidate& c) { return c.frame; }
 std::string NoKey(const Candidate&) { return "-"; }
 
+size_t CountGraphs(const Dump& d) {
+  size_t n = 0;
+  for (const DumpFile& f : d.files) n += f.graphs.size();
+  return n;
+}
+
+// Graphs of different kinds (an aten-level FX graph and the IR it ran as)
+// are compared when nothing else can be meant: each side holds exactly one
+// graph, or the user named one file on each side and exactly one graph of
+// each is left over.
+void PairLastOnes(const Dump& left, const Dump& right, std::vector<Candidate>& l,
+                  std::vector<Candidate>& r, std::vector<GraphPairing>* out) {
+  auto unpaired = [](std::vector<Candidate>& side) {
+    Candidate* last = nullptr;
+    size_t n = 0;
+    for (Candidate& c : side) {
+      if (!c.paired) {
+        last = &c;
+        ++n;
+      }
+    }
+    return n == 1 ? last : nullptr;
+  };
+  Candidate* a = unpaired(l);
+  Candidate* b = unpaired(r);
+  if (a == nullptr || b == nullptr) return;
+  bool one_graph_each = CountGraphs(left) == 1 && CountGraphs(right) == 1;
+  bool one_file_each = left.files.size() == 1 && right.files.size() == 1;
+  if (!one_graph_each && !one_file_each) return;
+  a->paired = b->paired = true;
+  out->push_back(GraphPairing{a->ref, b->ref, "only"});
+}
+
 void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
   struct Report {
     uint32_t file, report;
@@ -228,6 +261,7 @@ Pairing PairDumps(const Dump& left, const Dump& right) {
   PairByKey(l, r, FrameKey, true, "frame", &out.graphs);
   // Every remaining graph has the same key, so this pairs them in order.
   PairByKey(l, r, NoKey, false, "order", &out.graphs);
+  PairLastOnes(left, right, l, r, &out.graphs);
   std::sort(out.graphs.begin(), out.graphs.end(),
             [](const GraphPairing& a, const GraphPairing& b) {
               return std::tie(a.left.file, a.left.graph) < std::tie(b.left.file, b.left.graph);

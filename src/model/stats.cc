@@ -37,7 +37,10 @@ GraphStats ComputeStats(const Graph& graph) {
   auto add_input_bytes = [&](const Node& n) {
     std::optional<int64_t> elems;
     int width = 0;
-    if (n.results.size() == 1) {
+    // A SymInt placeholder (`Sym(s0)`) is a size, not tensor data: its bytes
+    // are unknown, not those of an s64 scalar.
+    bool symbolic = graph.attr(n, "sym").has_value();
+    if (n.results.size() == 1 && !symbolic) {
       elems = n.results[0].NumElements();
       width = DTypeBytes(n.results[0].dtype);
     }

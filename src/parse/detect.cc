@@ -2,8 +2,12 @@
 //
 // Content-based format detection and the ParseText dispatcher. Names lie
 // (`graphs.txt.0`, `dump.log`, `out.txt`); content does not.
+#include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
+#include "fmt/format.h"
 #include "graphdiff/parse.h"
 #include "parse/error.h"
 #include "parse/lines.h"
@@ -26,6 +30,35 @@ bool LooksBinary(std::string_view head) {
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
+}
+
+bool HasFxForward(std::string_view text) {
+  LineReader lines(text.substr(0, kSniffBytes));
+  std::string_view line;
+  while (lines.Next(&line)) {
+    if (line.find("def forward(") != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// A log that holds an FX graph beside IR blocks (XLA_DYNAMO_DEBUG prints the
+// FX graph dynamo hands over, then the IR it runs as) yields both: dropping
+// the FX graph would hide half of what the log says. Graphs are ordered by
+// position and renumbered so each has its own record index.
+void AddFxGraphs(std::string_view text, std::string_view source, const ParseOptions& options,
+                 ParsedText* out) {
+  if (!HasFxForward(text)) return;
+  absl::StatusOr<std::vector<Graph>> fx = ParseFxCode(text, source, options, &out->warnings);
+  if (!fx.ok()) {
+    AddWarning(&out->warnings, options.max_warnings, source, 1, 1,
+               fmt::format("the FX graph in this log was not read: {}", std::string(fx.status().message())));
+    return;
+  }
+  for (Graph& g : *fx) out->graphs.push_back(std::move(g));
+  std::stable_sort(out->graphs.begin(), out->graphs.end(), [](const Graph& a, const Graph& b) {
+    return a.source.first_line < b.source.first_line;
+  });
+  for (uint32_t i = 0; i < out->graphs.size(); ++i) out->graphs[i].source.record_index = i;
 }
 
 }  // namespace
@@ -88,12 +121,14 @@ absl::StatusOr<ParsedText> ParseText(std::string_view text,
       absl::StatusOr<Graph> g = ParseIrText(text, source, options, w);
       if (!g.ok()) return g.status();
       out.graphs.push_back(*std::move(g));
+      AddFxGraphs(text, source, options, &out);
       break;
     }
     case DumpFormat::kSaveFile: {
       absl::StatusOr<std::vector<Graph>> gs = ParseSaveFile(text, source, options, w);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
+      AddFxGraphs(text, source, options, &out);
       break;
     }
     case DumpFormat::kFxCode: {

@@ -3,10 +3,14 @@
 // ParseHloText: each HloModule becomes a Graph built from its ENTRY
 // computation. Other computations (fusions, reducers, loop bodies) are not
 // expanded; callers keep the reference as an attribute plus the callee's
-// instruction count, which is what a diff needs to notice a fusion changed.
+// instruction count and opcode histogram (`callee_ops`, through nested
+// calls), which is what a diff needs to say what a fusion fuses and to see a
+// collective inside a while body. The ROOT instruction carries `ROOT`;
+// inputs are ordered by parameter number.
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <map>
 #include <queue>
 #include <string>
 #include <utility>
@@ -34,6 +38,8 @@ class GraphBuilder {
 
   absl::StatusOr<Graph> Build(const HloModuleText& module) {
     comps_.clear();
+    callee_ops_.clear();
+    callee_state_.clear();
     computations_ = &module.computations;
     const HloComputationText* entry = nullptr;
     for (uint32_t i = 0; i < module.computations.size(); ++i) {
@@ -185,6 +191,9 @@ class GraphBuilder {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& p : params) g.inputs.push_back(remap(p.second));
     uint32_t r = remap(static_cast<uint32_t>(root));
+    // Marks the root as the IR parser does, so analyses know the ROOT tuple
+    // is how the outputs leave, not an unused value.
+    g.nodes[r].attrs.push_back(Attr{g.intern("ROOT"), g.intern("true")});
     if (entry.instructions[static_cast<size_t>(root)].opcode == "tuple") {
       g.outputs = g.nodes[r].operands;
     } else {
@@ -251,8 +260,66 @@ class GraphBuilder {
       for (uint32_t c : callees) total += (*computations_)[c].instructions.size();
       node->attrs.push_back(
           Attr{g->intern("callee_instructions"), g->intern(std::to_string(total))});
+      std::map<std::string_view, int64_t> ops;
+      for (uint32_t c : callees) {
+        for (const auto& [op, n] : CalleeOps(c)) ops[op] += n;
+      }
+      if (!ops.empty()) {
+        node->attrs.push_back(Attr{g->intern("callee_ops"), g->intern(FormatOps(ops))});
+      }
     }
     return absl::OkStatus();
+  }
+
+  // "2 broadcast, 1 add": largest first, then by name.
+  static std::string FormatOps(const std::map<std::string_view, int64_t>& ops) {
+    std::vector<std::pair<std::string_view, int64_t>> v(ops.begin(), ops.end());
+    std::stable_sort(v.begin(), v.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [op, n] : v) {
+      if (!out.empty()) out += ", ";
+      out += fmt::format("{} {}", n, op);
+    }
+    return out;
+  }
+
+  // The opcodes a called computation runs, through the computations it
+  // calls in turn (a while body's fusions, a conditional's branches):
+  // what a fusion fuses and where a collective inside a loop hides.
+  // Parameters are not work and are left out.
+  const std::map<std::string_view, int64_t>& CalleeOps(uint32_t comp) {
+    if (callee_ops_.size() != computations_->size()) {
+      callee_ops_.assign(computations_->size(), {});
+      callee_state_.assign(computations_->size(), 0);
+    }
+    if (callee_state_[comp] != 0) return callee_ops_[comp];  // done, or a cycle
+    callee_state_[comp] = 1;
+    std::map<std::string_view, int64_t> ops;
+    std::vector<std::string_view> pieces;
+    std::vector<uint32_t> nested;
+    std::string normalized;
+    for (const HloInstructionText& ins : (*computations_)[comp].instructions) {
+      if (!IsParameter(ins.opcode)) ++ops[ins.opcode];
+      SplitTopLevel(ins.attrs, &pieces);
+      nested.clear();
+      for (std::string_view piece : pieces) {
+        std::string_view attr = TrimHlo(piece);
+        size_t eq = attr.find('=');
+        if (eq == std::string_view::npos || eq == 0) continue;
+        std::string_view key = TrimHlo(attr.substr(0, eq));
+        if (key == "metadata") continue;
+        CalleeValue(TrimHlo(attr.substr(eq + 1)), &nested, &normalized);
+      }
+      std::sort(nested.begin(), nested.end());
+      nested.erase(std::unique(nested.begin(), nested.end()), nested.end());
+      for (uint32_t c : nested) {
+        if (c == comp) continue;
+        for (const auto& [op, n] : CalleeOps(c)) ops[op] += n;
+      }
+    }
+    callee_ops_[comp] = std::move(ops);
+    return callee_ops_[comp];
   }
 
   // True when `value` names computations only (`%f`, `f`, `{%a, %b}`); the
@@ -362,6 +429,8 @@ class GraphBuilder {
   absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>> opcodes_;
   std::vector<std::string_view> pieces_;
   std::vector<uint32_t> position_;
+  std::vector<std::map<std::string_view, int64_t>> callee_ops_;  // per computation
+  std::vector<uint8_t> callee_state_;  // 0 not seen, 1 in progress or done
 };
 
 }  // namespace

@@ -1,0 +1,128 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// collectives: cross-device communication added or removed (all-reduce,
+// all-gather, reduce-scatter, all-to-all, collective-permute, in IR, FX and
+// HLO spellings; inside HLO while bodies and called computations too). A
+// data- or tensor-parallel variant of a model shows here first.
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyze/analyze.h"
+#include "fmt/format.h"
+
+namespace graphdiff::analyze {
+namespace {
+
+// Adds `n` to `counts` for each collective in "2 all-reduce, 1 add".
+void CountCalleeOps(std::string_view ops, int64_t* total, std::map<std::string, int64_t>* counts) {
+  size_t pos = 0;
+  while (pos < ops.size()) {
+    size_t end = ops.find(", ", pos);
+    if (end == std::string_view::npos) end = ops.size();
+    std::string_view item = ops.substr(pos, end - pos);
+    size_t sp = item.find(' ');
+    if (sp != std::string_view::npos) {
+      std::string_view kind = CollectiveKind(item.substr(sp + 1));
+      int64_t n = 0;
+      for (char ch : item.substr(0, sp)) {
+        if (ch < '0' || ch > '9') {
+          n = -1;
+          break;
+        }
+        n = n * 10 + (ch - '0');
+      }
+      if (!kind.empty() && n > 0) {
+        (*counts)[std::string(kind)] += n;
+        *total += n;
+      }
+    }
+    pos = end + 2;
+  }
+}
+
+// Collectives a node performs: itself, or inside what it calls. `kinds`
+// caches CollectiveKind per op string id.
+int64_t NodeCollectives(const Graph& g, const Node& n, std::map<std::string, int64_t>* counts,
+                        std::vector<std::optional<std::string_view>>* kinds) {
+  int64_t total = 0;
+  std::optional<std::string_view>& cached = (*kinds)[n.op.id < kinds->size() ? n.op.id : 0];
+  if (!cached || n.op.id >= kinds->size()) cached = CollectiveKind(g.str(n.op));
+  std::string_view kind = *cached;
+  if (!kind.empty()) {
+    ++(*counts)[std::string(kind)];
+    ++total;
+  }
+  if (auto ops = g.attr(n, "callee_ops")) CountCalleeOps(*ops, &total, counts);
+  return total;
+}
+
+}  // namespace
+
+void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
+  std::map<std::string, std::pair<int64_t, int64_t>> counts;
+  // Only nodes that perform collectives are kept: graphs can be huge.
+  using PerNode = std::vector<std::pair<uint32_t, std::map<std::string, int64_t>>>;
+  auto collect = [](const Graph& g, PerNode* per) {
+    std::map<std::string, int64_t> m;
+    std::vector<std::optional<std::string_view>> kinds(g.strings.size() + 1);
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+      if (NodeCollectives(g, g.nodes[i], &m, &kinds) > 0) {
+        per->emplace_back(i, std::move(m));
+        m.clear();
+      }
+    }
+  };
+  PerNode per_left, per_right;
+  collect(c.left, &per_left);
+  collect(c.right, &per_right);
+  for (const auto& [i, m] : per_left) {
+    for (const auto& [k, n] : m) counts[k].first += n;
+  }
+  for (const auto& [i, m] : per_right) {
+    for (const auto& [k, n] : m) counts[k].second += n;
+  }
+  Finding f;
+  f.id = "collectives";
+  f.severity = Severity::kWarning;
+  f.graph = c.label;
+  std::string parts;
+  int64_t added = 0, removed = 0;
+  for (const auto& [kind, lr] : counts) {
+    if (lr.first == lr.second) continue;
+    int64_t d = lr.second - lr.first;
+    (d > 0 ? added : removed) += d > 0 ? d : -d;
+    parts += fmt::format("{}{} {} -> {}", parts.empty() ? "" : ", ", kind, lr.first, lr.second);
+  }
+  if (parts.empty()) return;
+  f.count = added + removed;
+  f.title = fmt::format("collectives {}: {}",
+                        added > 0 && removed > 0 ? "changed" : added > 0 ? "added" : "removed",
+                        parts);
+  f.explanation = fmt::format(
+      "{} collective operations added and {} removed (counted where they run, including "
+      "inside loop bodies and called computations). Collectives synchronise devices and move "
+      "data between them: a data-parallel variant adds gradient all-reduces, tensor or "
+      "sequence parallelism adds all-gathers and reduce-scatters, expert parallelism adds "
+      "all-to-alls; each costs interconnect time on every step.",
+      added, removed);
+  for (const auto& [i, m] : per_left) {
+    for (const auto& [k, n] : m) {
+      if (counts[k].first != counts[k].second) {
+        f.evidence.push_back(NodeEvidence(c.left, i, "left", fmt::format("{} {}", n, k)));
+      }
+    }
+  }
+  for (const auto& [i, m] : per_right) {
+    for (const auto& [k, n] : m) {
+      if (counts[k].first != counts[k].second) {
+        f.evidence.push_back(NodeEvidence(c.right, i, "right", fmt::format("{} {}", n, k)));
+      }
+    }
+  }
+  out->push_back(std::move(f));
+}
+
+}  // namespace graphdiff::analyze
