@@ -69,6 +69,9 @@ struct AlignOptions {
   double similarity_threshold = 0.5;
   // Run the relaxed matcher that pairs different ops with matched neighbours.
   bool relaxed = true;
+  // Check the result with VerifyAlignment before returning it; a violation
+  // becomes an Internal error naming the nodes (`graphdiff diff --verify`).
+  bool verify = false;
 };
 
 // Aligns two graphs. Deterministic; swapping the arguments swaps the result.

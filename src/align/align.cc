@@ -200,6 +200,9 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   Alignment out;
   BuildPairs(st, out);
   MatchOutputs(left, right, st, out);
+  if (options.verify) {
+    if (absl::Status v = VerifyAlignment(left, right, out, options); !v.ok()) return v;
+  }
   return out;
 }
 

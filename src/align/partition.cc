@@ -28,11 +28,13 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
                                const std::vector<uint8_t>& fixed)
     : st_(st), n0_(st.side[0].size) {
   const uint32_t n = n0_ + st.side[1].size;
-  elems_.resize(n);
-  std::iota(elems_.begin(), elems_.end(), 0u);
-  std::sort(elems_.begin(), elems_.end(), [&](uint32_t a, uint32_t b) {
-    return std::tie(key[a], a) < std::tie(key[b], b);
-  });
+  {
+    std::vector<std::pair<uint64_t, uint32_t>> order(n);
+    for (uint32_t x = 0; x < n; ++x) order[x] = {key[x], x};
+    std::sort(order.begin(), order.end());
+    elems_.resize(n);
+    for (uint32_t i = 0; i < n; ++i) elems_[i] = order[i].second;
+  }
   pos_.resize(n);
   cell_of_.resize(n);
   for (uint32_t i = 0; i < n;) {
