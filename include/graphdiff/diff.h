@@ -82,6 +82,10 @@ struct GraphPairDiff {
   std::vector<std::string> right_only;
   std::vector<std::string> left_only_outputs;  // output value names ("%13.1")
   std::vector<std::string> right_only_outputs;
+  // A side's graph is incomplete in its dump (Graph::partial): the diff
+  // shows what the dump holds, which may be less than the model ran.
+  bool left_partial = false;
+  bool right_partial = false;
   // The alignment itself (indices into the graphs). In memory only: not
   // serialised, empty after DiffResultFromJson.
   Alignment alignment;
@@ -124,6 +128,20 @@ struct UnpairedItem {
   std::string graph;  // graph name; empty for metrics
 };
 
+// A file of one side's dump that was not read as a dump, and why (Dump::skipped).
+struct SkippedFile {
+  std::string side;  // "left" or "right"
+  std::string path;  // inside that side's dump
+  std::string reason;
+};
+
+// What reading one side's dump tolerated: a warning of a file's parser
+// (Diagnostic::source names the file).
+struct ReadingWarning {
+  std::string side;  // "left" or "right"
+  Diagnostic diagnostic;
+};
+
 // Everything `graphdiff diff` knows, as plain data.
 struct DiffResult {
   std::string left_root;  // what the user named (Dump::root)
@@ -132,6 +150,19 @@ struct DiffResult {
   std::vector<MetricsPairDiff> metrics;
   std::vector<UnpairedItem> unpaired;
   std::vector<Finding> findings;  // sorted by SortFindings
+  // What was not compared and what reading tolerated, both sides, left
+  // first, in dump order: reports list them so nothing is dropped silently.
+  std::vector<SkippedFile> skipped;
+  std::vector<ReadingWarning> warnings;
+  // Graphs and metrics reports each side's dump held, selected or not.
+  uint64_t left_graphs = 0;
+  uint64_t right_graphs = 0;
+  uint64_t left_metrics = 0;
+  uint64_t right_metrics = 0;
+
+  // Nothing was compared: no graph pair and no metrics pair. A caller must
+  // not call that "same" (the CLI exits 2 and says why).
+  bool empty() const { return pairs.empty() && metrics.empty(); }
 
   // Same up to numbering and order: every graph pair identical, nothing
   // unpaired, every counter equal. Decides `graphdiff diff`'s exit code.

@@ -159,6 +159,10 @@ struct Graph {
   std::vector<Node> nodes;
   std::vector<uint32_t> inputs;
   std::vector<ValueRef> outputs;
+  // The dump does not hold the whole graph: lines were elided (`...`) or the
+  // text ended inside it. Nodes it refers to but leaves out are stand-ins
+  // with op `graphdiff::elided`. Diffs of a partial graph are lower bounds.
+  bool partial = false;
 
   std::string_view str(StrId id) const { return strings.Get(id); }
   StrId intern(std::string_view s) { return strings.Intern(s); }

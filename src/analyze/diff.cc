@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyze/analyze.h"
+#include "analyze/reading.h"
 #include "analyze/select.h"
 #include "fmt/format.h"
 #include "graphdiff/stats.h"
@@ -218,6 +219,8 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     absl::Status st = DiffOnePair(l, r, gp.how, PairLabel(GraphLabel(lf, l), GraphLabel(rf, r)),
                                   {lf.path, rf.path}, opts, eq, &result);
     if (!st.ok()) return st;
+    result.pairs.back().left_partial = l.partial;
+    result.pairs.back().right_partial = r.partial;
   }
   for (const MetricsPairing& mp : pairing.metrics) {
     const std::string& lpath = left.files[mp.left_file].path;
@@ -255,6 +258,8 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
   add_unpaired_metrics(right, pairing.right_unpaired_metrics, "right");
   analyze::LinkFindings(&result.findings, opts.max_evidence);
   SortFindings(&result.findings);
+  analyze::AddReadingNotes(left, "left", &result);
+  analyze::AddReadingNotes(right, "right", &result);
   return result;
 }
 

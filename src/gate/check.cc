@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "gate/explain.h"
 #include "gate/finding_map.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
@@ -250,6 +251,25 @@ std::vector<FindingNote> NotesFor(const std::vector<GateUnit>& units, size_t uni
   return out;
 }
 
+// Every fact of each unit, both sides, for CSV trends.
+void ExplainValues(const Baseline& baseline, const Baseline& current, CheckResult* result) {
+  std::map<std::pair<GateUnitKind, std::string>, const GateUnit*> old_units, new_units;
+  for (const GateUnit& u : baseline.units) old_units[{u.kind, u.key}] = &u;
+  for (const GateUnit& u : current.units) new_units[{u.kind, u.key}] = &u;
+  for (UnitCheck& check : result->units) {
+    if (!check.is_missing) {
+      if (auto it = new_units.find({check.kind, check.key}); it != new_units.end()) {
+        check.new_values = it->second->values;
+      }
+    }
+    if (!check.baseline_key.empty()) {
+      if (auto it = old_units.find({check.kind, check.baseline_key}); it != old_units.end()) {
+        check.old_values = it->second->values;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view GateVerdictName(GateVerdict v) {
@@ -366,6 +386,8 @@ CheckResult CheckAgainstBaseline(const Baseline& baseline, const Baseline& curre
     }
     result.units.push_back(std::move(u));
   }
+  ExplainValues(baseline, current, &result);
+  gate_internal::ExplainFailures(baseline, current, &result);
   if (result.failed() > 0) {
     result.verdict = GateVerdict::kFail;
   } else if (result.improved() > 0) {

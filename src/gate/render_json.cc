@@ -42,6 +42,11 @@ std::string RenderCheckJson(const CheckResult& result) {
       m["improved"] = c.improved;
       j["changes"].push_back(std::move(m));
     }
+    j["diff_findings"] = Json::array();
+    for (const FindingNote& f : u.diff_findings) {
+      j["diff_findings"].push_back(
+          {{"id", f.id}, {"count", f.count}, {"title", f.title}, {"hint", f.hint}});
+    }
     j["findings"] = Json::array();
     for (const FindingNote& f : u.findings) {
       j["findings"].push_back(

@@ -34,6 +34,8 @@ json PairToJson(const GraphPairDiff& p) {
   j["how"] = p.how;
   j["kind"] = std::string(GraphKindName(p.kind));
   j["identical"] = p.identical();
+  j["left_partial"] = p.left_partial;
+  j["right_partial"] = p.right_partial;
   json s;
   s["left_nodes"] = p.left_nodes;
   s["right_nodes"] = p.right_nodes;
@@ -92,7 +94,7 @@ json MetricsToJson(const MetricsPairDiff& m) {
 
 json FindingsArray(const std::vector<Finding>& findings) {
   json a = json::array();
-  for (const Finding& f : findings) a.push_back(FindingToJson(f));
+  for (const Finding& f : findings) a.push_back(FindingToJsonValue(f));
   return a;
 }
 
@@ -106,7 +108,7 @@ void SeverityTotals(const std::vector<Finding>& findings, json* j) {
 
 }  // namespace
 
-nlohmann::ordered_json FindingToJson(const Finding& f) {
+nlohmann::ordered_json FindingToJsonValue(const Finding& f) {
   json j;
   j["id"] = f.id;
   j["severity"] = std::string(SeverityName(f.severity));
@@ -129,7 +131,7 @@ nlohmann::ordered_json FindingToJson(const Finding& f) {
   return j;
 }
 
-nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
+nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
   json out;
   out["schema_version"] = kReportSchemaVersion;
   json s;
@@ -143,6 +145,11 @@ nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
   s["different_pairs"] = differ;
   s["metrics_pairs"] = r.metrics.size();
   s["unpaired"] = r.unpaired.size();
+  s["compared_nothing"] = r.empty();
+  s["skipped_files"] = r.skipped.size();
+  uint64_t warnings = 0;
+  for (const ReadingWarning& w : r.warnings) warnings += w.diagnostic.count;
+  s["reading_warnings"] = warnings;
   s["findings"] = r.findings.size();
   SeverityTotals(r.findings, &s);
   out["summary"] = std::move(s);
@@ -156,7 +163,24 @@ nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
   out["metrics"] = json::array();
   for (const MetricsPairDiff& m : r.metrics) out["metrics"].push_back(MetricsToJson(m));
   out["findings"] = FindingsArray(r.findings);
+  out["skipped"] = json::array();
+  for (const SkippedFile& f : r.skipped) {
+    out["skipped"].push_back({{"side", f.side}, {"path", f.path}, {"reason", f.reason}});
+  }
+  out["warnings"] = json::array();
+  for (const ReadingWarning& w : r.warnings) {
+    out["warnings"].push_back({{"side", w.side},
+                               {"source", w.diagnostic.source},
+                               {"line", w.diagnostic.line},
+                               {"column", w.diagnostic.column},
+                               {"message", w.diagnostic.message},
+                               {"count", w.diagnostic.count}});
+  }
   return out;
+}
+
+std::string DiffResultToJson(const DiffResult& r) {
+  return DiffResultToJsonValue(r).dump(2) + "\n";
 }
 
 nlohmann::ordered_json LintToJson(const LintReport& r) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
@@ -13,8 +14,18 @@
 namespace graphdiff::cli {
 
 absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings) {
-  absl::StatusOr<Dump> dump = LoadDump(path);
+  absl::StatusOr<Dump> dump = LoadInput(path);
   if (!dump.ok()) return dump.status();
+  // A gate over nothing passes everything: refuse it.
+  bool any_graph = false;
+  for (const DumpFile& f : dump->files) any_graph = any_graph || !f.graphs.empty();
+  if (!any_graph) {
+    return absl::InvalidArgumentError(fmt::format(
+        "no graphs to gate in {}: {}", path,
+        HoldsSomething(*dump) ? std::string("it holds only metrics reports; a gate needs the "
+                                            "graphs too (XLA_SAVE_TENSORS_FILE, TORCH_LOGS)")
+                              : WhyNothingReadable(*dump, path)));
+  }
   *findings = LintDump(*dump);
   return SnapshotDump(*dump, *findings);
 }

@@ -20,8 +20,11 @@ struct StatsArgs {
 int RunStats(const StatsArgs& args) {
   StatsReport report;
   for (const std::string& path : args.paths) {
-    absl::StatusOr<Dump> dump = LoadDump(path);
+    absl::StatusOr<Dump> dump = LoadInput(path);
     if (!dump.ok()) return Fail(dump.status());
+    if (!HoldsSomething(*dump)) {
+      return Fail(absl::InvalidArgumentError("no stats: " + WhyNothingReadable(*dump, path)));
+    }
     for (const DumpFile& f : dump->files) {
       std::string source = DisplayPath(path, f.path);
       for (const Graph& g : f.graphs) {
@@ -39,7 +42,7 @@ int RunStats(const StatsArgs& args) {
     }
   }
   std::string text = args.format == "json"
-                         ? StatsToJson(report).dump(2) + "\n"
+                         ? StatsToJson(report)
                          : RenderStatsText(report, args.top);
   absl::Status st = WriteOutput(args.output, text);
   return st.ok() ? kExitSame : Fail(st);
