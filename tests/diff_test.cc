@@ -210,9 +210,15 @@ TEST(DiffCli, ResNetDifferentExitsOneAndExplains) {
   EXPECT_THAT(r.out, HasSubstr("torch.no_grad()"));
   EXPECT_THAT(r.out, HasSubstr("xla::clone 1 -> 103"));
   EXPECT_THAT(r.out, HasSubstr("1 -> 103 graph inputs"));
-  EXPECT_THAT(r.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
-  EXPECT_THAT(r.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
+  EXPECT_THAT(r.out, HasSubstr("+ 10 info findings: op-substitution x7"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\x1b[")));
+  // The info findings in full are behind --verbose.
+  testing::CliResult v =
+      testing::RunCli({"diff", kBaseline, kCandidate, "--color=never", "--verbose"});
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  v.out = Unwrap(v.out);
+  EXPECT_THAT(v.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
+  EXPECT_THAT(v.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
 }
 
 TEST(DiffCli, SameDumpExitsZero) {
@@ -231,7 +237,10 @@ TEST(DiffCli, FormatsAndColor) {
   testing::CliResult c = testing::RunCli({"diff", kBaseline, kCandidate, "--color=always"});
   EXPECT_THAT(c.out, HasSubstr("\x1b["));
   testing::CliResult few = testing::RunCli({"diff", kBaseline, kCandidate, "--max-items", "2"});
-  EXPECT_THAT(few.out, HasSubstr("... and 78 more"));
+  EXPECT_THAT(few.out, HasSubstr("... and 2 more (--verbose lists them)"));
+  testing::CliResult few_verbose =
+      testing::RunCli({"diff", kBaseline, kCandidate, "--max-items", "2", "--verbose"});
+  EXPECT_THAT(few_verbose.out, HasSubstr("... and 78 more"));
 }
 
 TEST(DiffCli, TroubleExitsTwo) {

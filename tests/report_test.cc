@@ -63,6 +63,16 @@ TEST(ReportGolden, ResNet18Text) {
   EXPECT_THAT(text, Not(HasSubstr(GRAPHDIFF_TESTDATA_DIR)));
 }
 
+TEST(ReportGolden, ResNet18TextVerbose) {
+  RenderOptions o;
+  o.verbose = true;
+  std::string text = RenderDiff(ResNet(), ReportFormat::kText, o);
+  CheckGolden("resnet18-verbose.txt", text);
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_LE(line.size(), 80u) << line;
+}
+
 TEST(ReportGolden, ResNet18Json) {
   std::string json = RenderDiff(ResNet(), ReportFormat::kJson);
   CheckGolden("resnet18.json", json);
@@ -200,6 +210,11 @@ TEST(ReportMarkdown, EscapesDumpText) {
 TEST(ReportText, CapsListsAndColoursOnlyWhenAsked) {
   RenderOptions o;
   o.max_items = 5;
+  // The default report shows one evidence line and counts the rest.
+  std::string compact = RenderDiffText(Hostile(), o);
+  EXPECT_THAT(compact, HasSubstr("e.g. right ir.txt:1 %0 aten::relu"));
+  EXPECT_THAT(compact, HasSubstr("(+29 more)"));
+  o.verbose = true;
   std::string text = RenderDiffText(Hostile(), o);
   EXPECT_THAT(text, HasSubstr("... and 25 more"));
   EXPECT_THAT(text, Not(HasSubstr("\x1b[")));

@@ -148,6 +148,9 @@ struct GraphSource {
   uint32_t repeat_count = 1;              // identical consecutive records folded in
 };
 
+// The op of a stand-in node: one a partial dump refers to but leaves out.
+inline constexpr std::string_view kElidedOp = "graphdiff::elided";
+
 // A parsed graph. Nodes are in topological order (every operand refers to an
 // earlier node). Inputs list input nodes in their declared order; outputs are
 // the returned values in order (FX `return`, IR `ROOT=k`).

@@ -59,6 +59,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     std::optional<Side> l = Describe(c.left, c.left.nodes[p.left]);
     std::optional<Side> r = Describe(c.right, c.right.nodes[p.right]);
     if (!l || !r || l->op == r->op) continue;
+    // A stand-in for a node an elided dump left out is no substitution.
+    if (l->op == kElidedOp || r->op == kElidedOp) continue;
     Group& g = groups[{l->label, r->label}];
     ++g.count;
     g.module = l->module || r->module;

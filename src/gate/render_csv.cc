@@ -14,11 +14,13 @@ namespace graphdiff {
 namespace {
 
 // RFC 4180: quote fields holding a comma, quote or line break. A leading
-// `=`, `+`, `-` or `@` is prefixed with `'` so spreadsheets do not run it.
+// `=` or `@`, or `+`/`-` not starting a number (limits such as `+2%` are
+// fine), is prefixed with `'` so spreadsheets do not run it.
 std::string Field(std::string_view s) {
   std::string v(s);
-  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@' ||
-                     (v[0] == '-' && v.size() > 1 && !(v[1] >= '0' && v[1] <= '9')))) {
+  bool number_follows = v.size() > 1 && v[1] >= '0' && v[1] <= '9';
+  if (!v.empty() && (v[0] == '=' || v[0] == '@' ||
+                     ((v[0] == '+' || v[0] == '-') && !number_follows))) {
     v = "'" + v;
   }
   if (v.find_first_of(",\"\r\n") == std::string::npos) return v;

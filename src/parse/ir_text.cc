@@ -26,8 +26,6 @@ constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
 // hostile text of unique types costs no more memory than its nodes.
 constexpr size_t kMaxCachedTypes = 4096;
 constexpr size_t kMaxCommonStrings = 16384;
-// The op of a node an elided dump refers to but does not list.
-constexpr std::string_view kElidedOp = "graphdiff::elided";
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -480,7 +478,13 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
     }
     if (c == '%') {
       if (absl::Status s = parser.ParseNodeLine(line, indent, lines.line_number()); !s.ok()) {
-        // A last line without its newline is where a killed writer stopped.
+        // A last line without its newline is where a killed writer stopped:
+        // drop the torn line and keep the rest as a cut-short block.
+        if (lines.done() && text.back() != '\n' && !parser.graph().nodes.empty()) {
+          AddWarning(warnings, options.max_warnings, source, lines.line_number(), 1,
+                     "the last line is cut short (no newline at the end); it was dropped");
+          break;
+        }
         if (end != nullptr && lines.done() && text.back() != '\n') end->truncated = true;
         return s;
       }

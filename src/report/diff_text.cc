@@ -336,8 +336,10 @@ void AppendMetrics(std::string* out, const DiffResult& r, const RenderOptions& o
 
 std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
   std::string out;
-  out += Paint(fmt::format("graphdiff: {} -> {}", r.left_root, r.right_root), "1", o.color);
-  out += "\n\n";
+  out += Paint(Wrap(fmt::format("graphdiff: {} -> {}", r.left_root, r.right_root), o.width, "",
+                    "  "),
+               "1", o.color);
+  out += "\n";
   std::string verdict = o.verbose ? report::Verdict(r) : report::VerdictHead(r);
   size_t verdict_at = out.size();
   out += Wrap(verdict, o.width, "", "");
@@ -366,7 +368,7 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
     heading += fmt::format(": {} differ, {} same", r.pairs.size() - same, same);
     if (!o.verbose && same < r.pairs.size()) heading += "; nodes +added -removed ~changed";
   }
-  out += Paint(heading + ")", "1", o.color) + "\n";
+  out += Paint(Wrap(heading + ")", o.width, "", "  "), "1", o.color);
   std::vector<const GraphPairDiff*> listed;
   for (const GraphPairDiff& p : r.pairs) {
     if (o.all || !p.identical()) listed.push_back(&p);
@@ -382,7 +384,7 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
   if (shown < listed.size()) {
     out += fmt::format("  ... and {} more (--stat lists every pair)\n", listed.size() - shown);
   }
-  if (!o.all && same > 0 && same < r.pairs.size()) {
+  if (!o.all && same > 0) {
     out += fmt::format("  ({} identical pair{} not listed; --all lists them)\n", same,
                        same == 1 ? "" : "s");
   }

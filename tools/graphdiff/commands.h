@@ -57,6 +57,9 @@ size_t OutputWidth(size_t requested);
 // LoadDump, except that "-" reads the dump (a file or an archive) from
 // standard input.
 absl::StatusOr<Dump> LoadInput(const std::string& path);
+// The text-report tail that lists a dump's skipped files (at most
+// `max_items`, 0 = all) and every reading warning.
+std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items);
 // True when the dump holds at least one graph or metrics report.
 bool HoldsSomething(const Dump& dump);
 // Why a dump that holds nothing is trouble, and what to do about it.

@@ -26,6 +26,7 @@ int Fail(const absl::Status& status) {
 
 std::string DisplayPath(const std::string& root, const std::string& inner) {
   namespace fs = std::filesystem;
+  if (root == "-") return "-";  // standard input holds one file
   std::error_code ec;
   if (fs::is_directory(root, ec)) {
     return root.empty() || root.back() == '/' ? root + inner : root + "/" + inner;
@@ -109,6 +110,31 @@ std::string WhyNothingReadable(const Dump& dump, const std::string& path) {
   return why + ".\ngraphdiff reads lazy-tensor IR, XLA save files (XLA_SAVE_TENSORS_FILE), FX "
                "graph code (TORCH_LOGS=graph_code), HLO text and metrics reports; "
                "docs/producing-dumps.md says how to write them.";
+}
+
+std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items) {
+  std::string text;
+  size_t shown = 0;
+  for (const auto& [file, reason] : dump.skipped) {
+    if (shown == 0) text += fmt::format("\nSkipped, not read ({}):\n", dump.skipped.size());
+    if (max_items != 0 && shown == max_items) {
+      text += fmt::format("  ... and {} more\n", dump.skipped.size() - shown);
+      break;
+    }
+    ++shown;
+    text += fmt::format("  {}: {}\n", DisplayPath(path, file), reason);
+  }
+  size_t warnings = 0;
+  for (const DumpFile& f : dump.files) {
+    for (const Diagnostic& d : f.warnings) warnings += d.count;
+  }
+  if (warnings > 0) {
+    text += fmt::format("\nReading warnings ({}):\n", warnings);
+    for (const DumpFile& f : dump.files) {
+      for (const Diagnostic& d : f.warnings) text += "  " + d.ToString() + "\n";
+    }
+  }
+  return text;
 }
 
 bool HoldsSomething(const Dump& dump) {

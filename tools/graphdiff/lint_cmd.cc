@@ -55,28 +55,8 @@ int RunLint(const LintArgs& args) {
   render.max_items = args.max_items;
   render.width = OutputWidth(args.width);
   std::string text = RenderLint(report, *format, render);
-  if (*format == ReportFormat::kText) {
-    // Say what was not read, as the diff report does.
-    size_t shown = 0;
-    for (const auto& [file, reason] : dump->skipped) {
-      if (shown++ == 0) text += fmt::format("\nSkipped, not read ({}):\n", dump->skipped.size());
-      if (shown > 8 && args.max_items != 0) {
-        text += fmt::format("  ... and {} more\n", dump->skipped.size() - 8);
-        break;
-      }
-      text += fmt::format("  {}: {}\n", DisplayPath(args.path, file), reason);
-    }
-    size_t warnings = 0;
-    for (const DumpFile& f : dump->files) {
-      for (const Diagnostic& d : f.warnings) warnings += d.count;
-    }
-    if (warnings > 0) {
-      text += fmt::format("\nReading warnings ({}):\n", warnings);
-      for (const DumpFile& f : dump->files) {
-        for (const Diagnostic& d : f.warnings) text += "  " + d.ToString() + "\n";
-      }
-    }
-  }
+  // Say what was not read, as the diff report does.
+  if (*format == ReportFormat::kText) text += ReadingNotes(*dump, args.path, args.max_items);
   absl::Status st = WriteOutput(args.output, text);
   if (!st.ok()) return Fail(st);
   for (const Finding& f : report.findings) {
