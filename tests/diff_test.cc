@@ -64,7 +64,7 @@ TEST_F(ResNetDiff, PairsEveryFile) {
   EXPECT_EQ(result_->pairs.size(), 2u);  // ir.txt and fx_graph.txt
   EXPECT_EQ(result_->metrics.size(), 1u);
   EXPECT_TRUE(result_->unpaired.empty());
-  EXPECT_FALSE(result_->same());
+  EXPECT_FALSE(result_->identical());
 }
 
 TEST_F(ResNetDiff, EightyExtraOutputsWithNoGradHint) {
@@ -151,7 +151,7 @@ TEST_F(ResNetDiff, DumpAgainstItselfIsSame) {
   for (const Dump* d : {left_, right_}) {
     absl::StatusOr<DiffResult> r = DiffDumps(*d, *d);
     ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_TRUE(r->same());
+    EXPECT_TRUE(r->identical());
     EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
   }
 }
@@ -171,7 +171,7 @@ TEST_F(ResNetDiff, RenumberedAndReorderedCopyIsSame) {
     }
     absl::StatusOr<DiffResult> r = DiffDumps(*d, copy);
     ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_TRUE(r->same()) << d->root;
+    EXPECT_TRUE(r->identical()) << d->root;
     EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
   }
 }

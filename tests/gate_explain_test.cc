@@ -55,7 +55,7 @@ TEST(GraphCodec, RoundTripsStructure) {
   // Aligning the decoded graph with the original finds nothing.
   absl::StatusOr<DiffResult> d = DiffGraphs(g, *back);
   ASSERT_TRUE(d.ok());
-  EXPECT_TRUE(d->same());
+  EXPECT_TRUE(d->identical());
 }
 
 TEST(GraphCodec, RejectsCorruptInput) {

@@ -114,7 +114,7 @@ TEST(ReportJson, RoundTripKeepsStructsAndSchemaInStep) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(DiffResultToJson(*back), j);
   EXPECT_EQ(back->left_root, r.left_root);
-  EXPECT_EQ(back->same(), r.same());
+  EXPECT_EQ(back->identical(), r.identical());
   ASSERT_EQ(back->pairs.size(), r.pairs.size());
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const GraphPairDiff& a = r.pairs[i];
@@ -233,7 +233,7 @@ TEST(ReportText, SameVerdict) {
   GraphPairDiff p;
   p.left_source = p.right_source = "ir.txt";
   r.pairs.push_back(p);
-  ASSERT_TRUE(r.same());
+  ASSERT_TRUE(r.identical());
   std::string text = RenderDiffText(r);
   EXPECT_THAT(text, HasSubstr("Same up to numbering and order: 1 graph pair"));
   EXPECT_THAT(text, Not(HasSubstr("Findings")));

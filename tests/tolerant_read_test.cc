@@ -256,10 +256,10 @@ TEST(TolerantRead, LoadedDumpCarriesWarningsAndPartialIntoTheDiff) {
   EXPECT_FALSE(d->pairs[0].left_partial);
   EXPECT_TRUE(d->pairs[0].right_partial);
   ASSERT_EQ(d->skipped.size(), 1u);
-  EXPECT_EQ(d->skipped[0].side, "right");
+  EXPECT_EQ(d->skipped[0].side, Side::kRight);
   EXPECT_EQ(d->skipped[0].path, "notes.json");
   ASSERT_FALSE(d->warnings.empty());
-  EXPECT_EQ(d->warnings[0].side, "right");
+  EXPECT_EQ(d->warnings[0].side, Side::kRight);
   for (const Finding& f : d->findings) {
     EXPECT_NE(f.id, "op-substitution") << f.title;  // stand-ins are no substitution
   }

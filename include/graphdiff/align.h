@@ -13,6 +13,7 @@
 #include "graphdiff/export.h"
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,11 +34,26 @@ enum ChangeReason : uint32_t {
 // "type", "attributes", "operands", "op".
 std::vector<std::string> ChangeReasonNames(uint32_t reasons);
 
+// The matcher that made a pair, in pipeline order.
+enum class Matcher : uint8_t {
+  kNone = 0,
+  kAnchor,
+  kPropagate,
+  kPosition,
+  kSimilarity,
+  kTwins,
+  kRelaxed,
+};
+// "none", "anchor", "propagate", "position", "similarity", "twins", "relaxed".
+std::string_view MatcherName(Matcher matcher);
+// Inverse of MatcherName; false when `name` is not one.
+bool ParseMatcher(std::string_view name, Matcher* out);
+
 // One matched pair of nodes (indices into left.nodes / right.nodes).
 struct NodePair {
   uint32_t left = 0;
   uint32_t right = 0;
-  std::string matcher;  // "anchor", "propagate", "position", "similarity", "twins", "relaxed"
+  Matcher matcher = Matcher::kNone;
   uint32_t reasons = 0;  // ChangeReason bits
   std::string detail;    // human-readable: "stride=(1, 1) -> (2, 2)"
   bool changed() const { return reasons != 0; }

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -24,6 +25,12 @@
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
+
+// Which dump of a comparison: LEFT (the baseline) or RIGHT (the candidate).
+enum class Side : uint8_t { kLeft, kRight };
+std::string_view SideName(Side side);  // "left", "right"
+// Inverse of SideName; false when `name` is not one.
+bool ParseSide(std::string_view name, Side* out);
 
 // Thresholds and caps of the analysis. Defaults suit real dumps.
 struct DiffOptions {
@@ -53,7 +60,7 @@ struct PairRow {
   std::string left;   // node names as the dumps write them
   std::string right;
   uint32_t reasons = 0;  // ChangeReason bits; 0 = unchanged
-  std::string matcher;
+  Matcher matcher = Matcher::kNone;
   std::string detail;
   std::string left_op;
   std::string right_op;
@@ -65,7 +72,7 @@ struct GraphPairDiff {
   std::string right_source;
   std::string left_graph;  // graph names (may be empty)
   std::string right_graph;
-  std::string how;  // the pairing rule: "path", "name", "frame", "order", "graphs"
+  PairRule how = PairRule::kPath;
   GraphKind kind = GraphKind::kIr;
   uint64_t left_nodes = 0;  // as GraphStats counts them
   uint64_t right_nodes = 0;
@@ -112,25 +119,31 @@ struct MetricValues {
 struct MetricsPairDiff {
   std::string left_source;
   std::string right_source;
-  std::string how;
+  PairRule how = PairRule::kPath;
   std::vector<CounterValues> counters;
   std::vector<MetricValues> metrics;
   // Every counter has the same value on both sides (metrics, which are
   // mostly timings, do not count).
-  bool same() const;
+  bool identical() const;
 };
+
+// What an unpaired item is.
+enum class UnpairedKind : uint8_t { kGraph, kMetrics };
+std::string_view UnpairedKindName(UnpairedKind kind);  // "graph", "metrics"
+// Inverse of UnpairedKindName; false when `name` is not one.
+bool ParseUnpairedKind(std::string_view name, UnpairedKind* out);
 
 // A graph or metrics report of one side with no counterpart.
 struct UnpairedItem {
-  std::string side;  // "left" or "right"
-  std::string what;  // "graph" or "metrics"
+  Side side = Side::kLeft;
+  UnpairedKind what = UnpairedKind::kGraph;
   std::string source;
   std::string graph;  // graph name; empty for metrics
 };
 
 // A file of one side's dump that was not read as a dump, and why (Dump::skipped).
 struct SkippedFile {
-  std::string side;  // "left" or "right"
+  Side side = Side::kLeft;
   std::string path;  // inside that side's dump
   std::string reason;
 };
@@ -138,7 +151,7 @@ struct SkippedFile {
 // What reading one side's dump tolerated: a warning of a file's parser
 // (Diagnostic::source names the file).
 struct ReadingWarning {
-  std::string side;  // "left" or "right"
+  Side side = Side::kLeft;
   Diagnostic diagnostic;
 };
 
@@ -166,7 +179,7 @@ struct DiffResult {
 
   // Same up to numbering and order: every graph pair identical, nothing
   // unpaired, every counter equal. Decides `graphdiff diff`'s exit code.
-  bool same() const;
+  bool identical() const;
 };
 
 // Pairs the dumps (PairDumps), aligns each graph pair, compares metrics and
@@ -174,7 +187,7 @@ struct DiffResult {
 absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
                                      const DiffOptions& options = {});
 
-// The same for two graphs alone (how = "graphs").
+// The same for two graphs alone (how = PairRule::kGraphs).
 absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
                                       const DiffOptions& options = {});
 

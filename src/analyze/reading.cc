@@ -9,8 +9,8 @@
 
 namespace graphdiff::analyze {
 
-void AddReadingNotes(const Dump& dump, const char* side, DiffResult* result) {
-  bool left = std::string_view(side) == "left";
+void AddReadingNotes(const Dump& dump, Side side, DiffResult* result) {
+  bool left = side == Side::kLeft;
   for (const auto& [path, reason] : dump.skipped) {
     result->skipped.push_back({side, path, reason});
   }

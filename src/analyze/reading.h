@@ -10,9 +10,8 @@
 namespace graphdiff::analyze {
 
 // Appends `dump`'s skipped files and parser warnings to `result` under
-// `side` ("left" or "right") and records how many graphs and metrics
-// reports it held.
-void AddReadingNotes(const Dump& dump, const char* side, DiffResult* result);
+// `side` and records how many graphs and metrics reports it held.
+void AddReadingNotes(const Dump& dump, Side side, DiffResult* result);
 
 }  // namespace graphdiff::analyze
 

@@ -31,7 +31,7 @@ json PairToJson(const GraphPairDiff& p) {
   j["right_source"] = p.right_source;
   j["left_graph"] = p.left_graph;
   j["right_graph"] = p.right_graph;
-  j["how"] = p.how;
+  j["how"] = std::string(PairRuleName(p.how));
   j["kind"] = std::string(GraphKindName(p.kind));
   j["identical"] = p.identical();
   j["left_partial"] = p.left_partial;
@@ -58,7 +58,7 @@ json PairToJson(const GraphPairDiff& p) {
     r["right"] = row.right;
     r["verdict"] = row.reasons == 0 ? "unchanged" : "changed";
     r["reasons"] = Strings(ChangeReasonNames(row.reasons));
-    r["matcher"] = row.matcher;
+    r["matcher"] = std::string(MatcherName(row.matcher));
     r["detail"] = row.detail;
     r["left_op"] = row.left_op;
     r["right_op"] = row.right_op;
@@ -75,8 +75,8 @@ json MetricsToJson(const MetricsPairDiff& m) {
   json j;
   j["left_source"] = m.left_source;
   j["right_source"] = m.right_source;
-  j["how"] = m.how;
-  j["same"] = m.same();
+  j["how"] = std::string(PairRuleName(m.how));
+  j["same"] = m.identical();
   j["counters"] = json::array();
   for (const CounterValues& c : m.counters) {
     j["counters"].push_back({{"name", c.name}, {"left", Optional(c.left)},
@@ -137,7 +137,7 @@ nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
   json s;
   s["left"] = r.left_root;
   s["right"] = r.right_root;
-  s["same"] = r.same();
+  s["same"] = r.identical();
   s["verdict"] = report::Verdict(r);
   s["graph_pairs"] = r.pairs.size();
   size_t differ = 0;
@@ -158,18 +158,22 @@ nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
   out["unpaired"] = json::array();
   for (const UnpairedItem& u : r.unpaired) {
     out["unpaired"].push_back(
-        {{"side", u.side}, {"what", u.what}, {"source", u.source}, {"graph", u.graph}});
+        {{"side", std::string(SideName(u.side))},
+         {"what", std::string(UnpairedKindName(u.what))},
+         {"source", u.source},
+         {"graph", u.graph}});
   }
   out["metrics"] = json::array();
   for (const MetricsPairDiff& m : r.metrics) out["metrics"].push_back(MetricsToJson(m));
   out["findings"] = FindingsArray(r.findings);
   out["skipped"] = json::array();
   for (const SkippedFile& f : r.skipped) {
-    out["skipped"].push_back({{"side", f.side}, {"path", f.path}, {"reason", f.reason}});
+    out["skipped"].push_back(
+        {{"side", std::string(SideName(f.side))}, {"path", f.path}, {"reason", f.reason}});
   }
   out["warnings"] = json::array();
   for (const ReadingWarning& w : r.warnings) {
-    out["warnings"].push_back({{"side", w.side},
+    out["warnings"].push_back({{"side", std::string(SideName(w.side))},
                                {"source", w.diagnostic.source},
                                {"line", w.diagnostic.line},
                                {"column", w.diagnostic.column},

@@ -51,6 +51,17 @@ absl::Status ReadStrings(const json& obj, const char* key, std::vector<std::stri
   return absl::OkStatus();
 }
 
+// A closed set spelled as a string: one of the names `parse` accepts.
+template <typename E>
+absl::Status ReadEnum(const json& obj, const char* key, bool (*parse)(std::string_view, E*),
+                      E* out) {
+  std::string name;
+  absl::Status st = ReadString(obj, key, &name);
+  if (!st.ok()) return st;
+  if (!parse(name, out)) return Bad(key, fmt::format("unknown value \"{}\"", name));
+  return absl::OkStatus();
+}
+
 // Keys added after schema 1 was published: absent in older documents.
 absl::Status ReadOptionalBool(const json& obj, const char* key, bool* out) {
   const json* v = Field(obj, key);
@@ -102,7 +113,7 @@ absl::Status ReadPair(const json& j, GraphPairDiff* p) {
   GD_RETURN_IF_ERROR(ReadString(j, "right_source", &p->right_source));
   GD_RETURN_IF_ERROR(ReadString(j, "left_graph", &p->left_graph));
   GD_RETURN_IF_ERROR(ReadString(j, "right_graph", &p->right_graph));
-  GD_RETURN_IF_ERROR(ReadString(j, "how", &p->how));
+  GD_RETURN_IF_ERROR(ReadEnum(j, "how", &ParsePairRule, &p->how));
   GD_RETURN_IF_ERROR(ReadOptionalBool(j, "left_partial", &p->left_partial));
   GD_RETURN_IF_ERROR(ReadOptionalBool(j, "right_partial", &p->right_partial));
   absl::StatusOr<GraphKind> kind = ReadKind(j);
@@ -141,7 +152,7 @@ absl::Status ReadPair(const json& j, GraphPairDiff* p) {
     if (verdict != (row.reasons == 0 ? "unchanged" : "changed")) {
       return Bad("verdict", fmt::format("\"{}\" disagrees with the reasons", verdict));
     }
-    GD_RETURN_IF_ERROR(ReadString(r, "matcher", &row.matcher));
+    GD_RETURN_IF_ERROR(ReadEnum(r, "matcher", &ParseMatcher, &row.matcher));
     GD_RETURN_IF_ERROR(ReadString(r, "detail", &row.detail));
     GD_RETURN_IF_ERROR(ReadString(r, "left_op", &row.left_op));
     GD_RETURN_IF_ERROR(ReadString(r, "right_op", &row.right_op));
@@ -170,7 +181,7 @@ absl::Status ReadOptional(const json& obj, const char* key, std::optional<T>* ou
 absl::Status ReadMetrics(const json& j, MetricsPairDiff* m) {
   GD_RETURN_IF_ERROR(ReadString(j, "left_source", &m->left_source));
   GD_RETURN_IF_ERROR(ReadString(j, "right_source", &m->right_source));
-  GD_RETURN_IF_ERROR(ReadString(j, "how", &m->how));
+  GD_RETURN_IF_ERROR(ReadEnum(j, "how", &ParsePairRule, &m->how));
   const json* counters = Array(j, "counters");
   const json* metrics = Array(j, "metrics");
   if (!counters || !metrics) return Bad("metrics", "expected counters and metrics lists");
@@ -270,8 +281,8 @@ absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
   }
   for (const json& u : *unpaired) {
     UnpairedItem item;
-    GD_RETURN_IF_ERROR(ReadString(u, "side", &item.side));
-    GD_RETURN_IF_ERROR(ReadString(u, "what", &item.what));
+    GD_RETURN_IF_ERROR(ReadEnum(u, "side", &ParseSide, &item.side));
+    GD_RETURN_IF_ERROR(ReadEnum(u, "what", &ParseUnpairedKind, &item.what));
     GD_RETURN_IF_ERROR(ReadString(u, "source", &item.source));
     GD_RETURN_IF_ERROR(ReadString(u, "graph", &item.graph));
     r.unpaired.push_back(std::move(item));
@@ -287,7 +298,7 @@ absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
   if (const json* skipped = Array(j, "skipped")) {
     for (const json& k : *skipped) {
       SkippedFile file;
-      GD_RETURN_IF_ERROR(ReadString(k, "side", &file.side));
+      GD_RETURN_IF_ERROR(ReadEnum(k, "side", &ParseSide, &file.side));
       GD_RETURN_IF_ERROR(ReadString(k, "path", &file.path));
       GD_RETURN_IF_ERROR(ReadString(k, "reason", &file.reason));
       r.skipped.push_back(std::move(file));
@@ -296,7 +307,7 @@ absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
   if (const json* warnings = Array(j, "warnings")) {
     for (const json& k : *warnings) {
       ReadingWarning w;
-      GD_RETURN_IF_ERROR(ReadString(k, "side", &w.side));
+      GD_RETURN_IF_ERROR(ReadEnum(k, "side", &ParseSide, &w.side));
       GD_RETURN_IF_ERROR(ReadString(k, "source", &w.diagnostic.source));
       GD_RETURN_IF_ERROR(ReadInt(k, "line", &w.diagnostic.line));
       GD_RETURN_IF_ERROR(ReadInt(k, "column", &w.diagnostic.column));

@@ -202,7 +202,8 @@ std::string PairOneLiner(const GraphPairDiff& p) {
 void AppendPair(std::string* out, const GraphPairDiff& p, const RenderOptions& o) {
   std::string_view state = p.identical() ? "same" : "different";
   std::string head = Wrap(fmt::format("{} [{}, paired by {}]{}: {}", report::PairName(p),
-                                      report::KindName(p.kind), p.how, PartialNote(p), state),
+                                      report::KindName(p.kind), PairRuleName(p.how), PartialNote(p),
+                                      state),
                           o.width, "  ", "    ");
   if (o.color) {
     // Colour after wrapping so escapes never count toward the width.
@@ -258,7 +259,8 @@ void AppendUncovered(std::string* out, const DiffResult& r, const RenderOptions&
     size_t shown = report::Shown(r.unpaired.size(), o.max_items);
     for (size_t i = 0; i < shown; ++i) {
       const UnpairedItem& u = r.unpaired[i];
-      *out += Wrap(fmt::format("{} only: {} {}{}{}", u.side, u.what, u.source,
+      *out += Wrap(fmt::format("{} only: {} {}{}{}", SideName(u.side), UnpairedKindName(u.what),
+                               u.source,
                                u.graph.empty() ? "" : " ", u.graph),
                    o.width, "  ", "    ");
     }
@@ -270,7 +272,8 @@ void AppendUncovered(std::string* out, const DiffResult& r, const RenderOptions&
     size_t shown = report::Shown(r.skipped.size(), o.verbose ? 0 : o.max_items);
     for (size_t i = 0; i < shown; ++i) {
       const SkippedFile& f = r.skipped[i];
-      *out += Wrap(fmt::format("{}: {}: {}", f.side, f.path, f.reason), o.width, "  ", "    ");
+      *out += Wrap(fmt::format("{}: {}: {}", SideName(f.side), f.path, f.reason), o.width, "  ",
+                   "    ");
     }
     AppendMore(out, r.skipped.size(), shown, "  ");
   }
@@ -292,7 +295,7 @@ void AppendUncovered(std::string* out, const DiffResult& r, const RenderOptions&
     size_t shown = report::Shown(r.warnings.size(), limit);
     for (size_t i = 0; i < shown; ++i) {
       const ReadingWarning& w = r.warnings[i];
-      *out += Wrap(fmt::format("{}: {}", w.side, w.diagnostic.ToString()), o.width, "  ",
+      *out += Wrap(fmt::format("{}: {}", SideName(w.side), w.diagnostic.ToString()), o.width, "  ",
                    "    ");
     }
     if (shown < r.warnings.size()) {
@@ -313,7 +316,7 @@ void AppendMetrics(std::string* out, const DiffResult& r, const RenderOptions& o
       }
     }
     std::string head = fmt::format("{} [paired by {}]: {} of {} counters changed",
-                                   report::MetricsName(m), m.how, moved.size(),
+                                   report::MetricsName(m), PairRuleName(m.how), moved.size(),
                                    m.counters.size());
     if (!o.verbose) {
       // One line: the first few moves.
@@ -349,7 +352,7 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
     if (end != std::string::npos) {
       out.replace(verdict_at, end - verdict_at,
                   Paint(out.substr(verdict_at, end - verdict_at),
-                        r.same() ? "1;32" : "1;31", true));
+                        r.identical() ? "1;32" : "1;31", true));
     }
   }
   out += "\n";
@@ -390,7 +393,7 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
   }
   AppendMetrics(&out, r, o);
   AppendUncovered(&out, r, o);
-  if (!o.verbose && !r.same()) {
+  if (!o.verbose && !r.identical()) {
     out += "\nMore: --verbose, --stat, --format json.\n";
   }
   return out;

@@ -119,9 +119,9 @@ std::string VerdictHead(const DiffResult& r) {
   size_t differ = 0;
   for (const GraphPairDiff& p : r.pairs) differ += !p.identical();
   size_t metrics_differ = 0;
-  for (const MetricsPairDiff& m : r.metrics) metrics_differ += !m.same();
+  for (const MetricsPairDiff& m : r.metrics) metrics_differ += !m.identical();
   std::string out;
-  if (r.same()) {
+  if (r.identical()) {
     out = fmt::format(
         "Same up to numbering and order: {} graph pair{} and {} metrics report{} compared.",
         r.pairs.size(), r.pairs.size() == 1 ? "" : "s", r.metrics.size(),
@@ -149,7 +149,7 @@ std::string VerdictHead(const DiffResult& r) {
 std::string Verdict(const DiffResult& r) {
   std::string out = VerdictHead(r);
   if (r.empty()) return out;
-  if (r.findings.empty()) return out + (r.same() ? "" : " No findings explain it.");
+  if (r.findings.empty()) return out + (r.identical() ? "" : " No findings explain it.");
   // The story: the most important findings (already sorted), at most five,
   // and no info finding crowding out a list that has warnings.
   std::vector<std::string> items;

@@ -141,7 +141,7 @@ int RunDiff(const DiffArgs& args) {
   }
   absl::Status st = WriteOutput(args.output, text);
   if (!st.ok()) return Fail(st);
-  return result->same() ? kExitSame : kExitDifferent;
+  return result->identical() ? kExitSame : kExitDifferent;
 }
 
 }  // namespace
