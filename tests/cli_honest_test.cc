@@ -88,6 +88,8 @@ TEST(CliHonest, SkippedFilesAreListedInTheReport) {
   EXPECT_THAT(r.out, HasSubstr("right: notes.json: not a recognised dump"));
   testing::CliResult json = RunCli({"diff", "--format", "json", kAot, dir});
   EXPECT_THAT(json.out, HasSubstr("\"reason\": \"not a recognised dump\""));
+  testing::CliResult md = RunCli({"diff", "--format", "markdown", kAot, dir});
+  EXPECT_THAT(md.out, HasSubstr("### Skipped, not compared (1)"));
   testing::CliResult lint = RunCli({"lint", dir});
   EXPECT_THAT(lint.out, HasSubstr("Skipped, not read (1)"));
 }

@@ -132,6 +132,26 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
     AppendMore(&out, r.unpaired.size(), shown);
     out += "\n";
   }
+  if (!r.skipped.empty()) {
+    out += fmt::format("### Skipped, not compared ({})\n\n", r.skipped.size());
+    size_t shown = report::Shown(r.skipped.size(), o.max_items);
+    for (size_t i = 0; i < shown; ++i) {
+      const SkippedFile& f = r.skipped[i];
+      out += fmt::format("- {}: {}: {}\n", SideName(f.side), Md(f.path), Md(f.reason));
+    }
+    AppendMore(&out, r.skipped.size(), shown);
+    out += "\n";
+  }
+  if (!r.warnings.empty()) {
+    out += fmt::format("### Reading warnings ({})\n\n", r.warnings.size());
+    size_t shown = report::Shown(r.warnings.size(), o.max_items);
+    for (size_t i = 0; i < shown; ++i) {
+      const ReadingWarning& w = r.warnings[i];
+      out += fmt::format("- {}: {}\n", SideName(w.side), Md(w.diagnostic.ToString()));
+    }
+    AppendMore(&out, r.warnings.size(), shown);
+    out += "\n";
+  }
   return out;
 }
 

@@ -93,8 +93,9 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     for (const GraphPairDiff& p : r.pairs) differ += !p.identical();
     same = r.pairs.size() - differ;
   }
-  out += fmt::format(" {} differ, {} same; {} changed", Plural(differ, "graph pair", "graph pairs"),
-                     same, Plural(metrics_changed, "metrics report", "metrics reports"));
+  out += fmt::format(" {} {}, {} same; {} changed", Plural(differ, "graph pair", "graph pairs"),
+                     differ == 1 ? "differs" : "differ", same,
+                     Plural(metrics_changed, "metrics report", "metrics reports"));
   if (!r.unpaired.empty()) out += fmt::format("; {} unpaired", r.unpaired.size());
   if (!r.skipped.empty()) out += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
   return out + "\n";
