@@ -210,6 +210,18 @@ TEST(GateCliRefusals, GateFromTheDocsCatchesExtraOutputs) {
   EXPECT_THAT(r.out, HasSubstr("outputs: 1 -> 81"));
   EXPECT_THAT(r.out, HasSubstr("extra-outputs (x80): 80 extra outputs on the right"));
   EXPECT_THAT(r.out, HasSubstr("torch.no_grad()"));
+  // What the dump holds besides graphs is listed, not silently ignored.
+  std::string dir = ::testing::TempDir() + "/gate_with_junk";
+  std::filesystem::remove_all(dir);
+  std::filesystem::copy(TestdataPath(kAot), dir, std::filesystem::copy_options::recursive);
+  WriteTempFile("gate_with_junk/readme.json", "{}\n");
+  testing::CliResult junk = RunCli({"check", dir, "--baseline", base});
+  EXPECT_EQ(junk.exit_code, 1);
+  EXPECT_THAT(junk.out, HasSubstr("Skipped, not checked (1):"));
+  EXPECT_THAT(junk.out, HasSubstr("readme.json: not a recognised dump"));
+  testing::CliResult snap = RunCli({"snapshot", dir, "-o", WriteTempFile("junk_base.json", "")});
+  EXPECT_EQ(snap.exit_code, 0);
+  EXPECT_THAT(snap.err, HasSubstr("not in the baseline: " + dir + "/readme.json"));
   testing::CliResult csv = RunCli({"check", kAot, "--baseline", base, "--format", "csv"});
   EXPECT_EQ(csv.exit_code, 1);
   EXPECT_THAT(csv.out, HasSubstr("ir.txt,graph,outputs,1,81,80,+0,FAIL"));

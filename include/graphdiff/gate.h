@@ -182,6 +182,9 @@ struct CheckResult {
   std::vector<UnitCheck> units;  // current dump order, then missing units
   // The command that accepts the current dump as the new baseline.
   std::string update_command;
+  // Files of the dump that were not read as dumps, (path, reason): set by
+  // the caller that loaded the dump (Dump::skipped); reports list them.
+  std::vector<std::pair<std::string, std::string>> skipped;
   int failed() const;
   int improved() const;
 };

@@ -55,6 +55,10 @@ std::string RenderCheckJson(const CheckResult& result) {
     out["units"].push_back(std::move(j));
   }
   out["update_command"] = result.update_command;
+  out["skipped"] = Json::array();
+  for (const auto& [file, reason] : result.skipped) {
+    out["skipped"].push_back({{"path", file}, {"reason", reason}});
+  }
   return out.dump(2) + "\n";
 }
 

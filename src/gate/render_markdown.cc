@@ -86,6 +86,12 @@ std::string RenderCheckMarkdown(const CheckResult& result) {
     for (const GateChange* c : other) out += fmt::format("- {}\n", Md(ChangeText(*c)));
     out += "\n</details>\n";
   }
+  if (!result.skipped.empty()) {
+    out += fmt::format("\n**Skipped, not checked ({}):**\n\n", result.skipped.size());
+    for (const auto& [file, reason] : result.skipped) {
+      out += fmt::format("- {}: {}\n", Md(file), Md(reason));
+    }
+  }
   std::string advice = AdviceLine(result);
   if (!advice.empty()) {
     out += fmt::format("\n{}\n\n```sh\n{}\n```\n", advice, result.update_command);

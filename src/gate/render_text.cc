@@ -52,6 +52,12 @@ std::string RenderCheckText(const CheckResult& result) {
       hint(f.hint);
     }
   }
+  if (!result.skipped.empty()) {
+    out += fmt::format("\nSkipped, not checked ({}):\n", result.skipped.size());
+    for (const auto& [file, reason] : result.skipped) {
+      out += fmt::format("  {}: {}\n", file, reason);
+    }
+  }
   std::string advice = AdviceLine(result);
   if (!advice.empty()) out += fmt::format("\n{}\n  {}\n", advice, result.update_command);
   return out;

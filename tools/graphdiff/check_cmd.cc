@@ -79,9 +79,11 @@ int RunCheck(const CheckArgs& args) {
     return Fail(text.status());
   }
   std::vector<Finding> findings;
-  absl::StatusOr<Baseline> current = SnapshotPath(args.path, &findings);
+  std::vector<std::pair<std::string, std::string>> skipped;
+  absl::StatusOr<Baseline> current = SnapshotPath(args.path, &findings, &skipped);
   if (!current.ok()) return Fail(current.status());
   CheckResult result = CheckAgainstBaseline(baseline, *current, budget, findings, args.baseline);
+  result.skipped = std::move(skipped);
   for (const auto& [file, format] :
        {std::pair{args.markdown, "markdown"}, std::pair{args.junit, "junit"}}) {
     if (file.empty()) continue;

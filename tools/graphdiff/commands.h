@@ -38,8 +38,10 @@ Runner AddLintCommand(CLI::App& app);
 bool WantColor(const std::string& mode, const std::string& output);
 
 // Loads a dump, lints it and snapshots it for the gate (snapshot_cmd.cc);
-// `findings` receives the lint findings.
-absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings);
+// `findings` receives the lint findings, `skipped` the files not read (shown
+// as the user named them). Refuses a dump with no graphs.
+absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings,
+                                      std::vector<std::pair<std::string, std::string>>* skipped);
 
 // Prints "graphdiff: <message>" to stderr and returns kExitTrouble.
 int Fail(const absl::Status& status);
