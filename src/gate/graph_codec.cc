@@ -239,7 +239,10 @@ absl::StatusOr<Graph> DecodeGraph(std::string_view encoded, std::string_view sou
   if (!Unbase64(encoded.substr(kMagic.size()), &packed)) return Corrupt(source, "not base64");
   Reader head(packed);
   uint64_t raw_size = head.Varint();
-  if (!head.ok() || raw_size > kMaxDecoded) return Corrupt(source, "bad size");
+  // zlib expands at most ~1032:1, so a larger claim is a lie, not a graph.
+  if (!head.ok() || raw_size > kMaxDecoded || raw_size > packed.size() * 1100) {
+    return Corrupt(source, "bad size");
+  }
   size_t header_len = 0;
   while (header_len < packed.size() && (static_cast<uint8_t>(packed[header_len]) & 0x80)) {
     ++header_len;
