@@ -282,8 +282,15 @@ TEST(IrTextTest, MissingClosingBraceKeepsAPartialGraph) {
   ASSERT_FALSE(torn.empty());
   // A block with no node at all is still an error.
   ExpectErrorAt(ErrorOf("IR {\n\n"), 2, 1, "", "no closing '}'");
-  ExpectErrorAt(ErrorOf("IR {\n  %0 = f32[] prim::Constant()\n## END_GRAPH\n"), 3, 1,
-                "## END_GRAPH", "not closed with '}'");
+  // Other text at column 0 ends a cut-short block the same way.
+  std::vector<Diagnostic> cut;
+  Graph c = MustParse("IR {\n  %0 = f32[] prim::Constant()\n## END_GRAPH\n", &cut);
+  EXPECT_TRUE(c.partial);
+  EXPECT_EQ(c.nodes.size(), 1u);
+  ASSERT_FALSE(cut.empty());
+  EXPECT_EQ(cut[0].line, 3u);
+  EXPECT_THAT(cut[0].message, HasSubstr("not closed with '}'"));
+  ExpectErrorAt(ErrorOf("IR {\n## END_GRAPH\n"), 2, 1, "## END_GRAPH", "not closed with '}'");
 }
 
 TEST(IrTextTest, ErrorEmptyAndNoBlock) {

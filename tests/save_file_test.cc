@@ -248,3 +248,25 @@ TEST(SaveFileTest, GarbageAndTruncationNeverCrash) {
 
 }  // namespace
 }  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+TEST(SaveFileTest, UnclosedRecordFollowedByAnotherIsKeptAsPartial) {
+  std::string text = Fixture("xla_new_root_hashes.txt");
+  size_t close = text.find("\n}\n");
+  ASSERT_NE(close, std::string::npos);
+  text.erase(close + 1, 2);  // the first record loses its closing brace
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(text, &warnings);
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_TRUE(gs[0].partial);
+  EXPECT_EQ(gs[0].nodes.size(), 4u);
+  EXPECT_FALSE(gs[1].partial);
+  std::string all;
+  for (const Diagnostic& d : warnings) all += d.ToString() + "\n";
+  EXPECT_THAT(all, HasSubstr("not closed with '}'"));
+}
+
+}  // namespace
+}  // namespace graphdiff

@@ -503,6 +503,25 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
       return g;
     }
     if (indent == 0) {
+      // The next record (or other text) starts inside this block: the block
+      // was cut short. Keep what it has; the caller resumes at this line.
+      if (!parser.graph().nodes.empty() && parser.Finish().ok()) {
+        AddWarning(warnings, options.max_warnings, source, lines.line_number(), 1,
+                   fmt::format("the IR block opened on line {} is not closed with '}}' before "
+                               "this line (truncated dump?); its {} nodes are kept and the "
+                               "graph is marked partial",
+                               begin_line, parser.graph().nodes.size()));
+        WarnElisions(source, options, warnings, elisions, first_elision);
+        Graph g = parser.TakeGraph();
+        g.partial = true;
+        g.source.first_line = begin_line;
+        g.source.last_line = lines.line_number() - 1;
+        if (end != nullptr) {
+          end->offset = begin + lines.line_offset();
+          end->line = lines.line_number() - 1;
+        }
+        return g;
+      }
       return ParseErrorAt(source, lines.line_number(), 1, line,
                           fmt::format("the IR block opened on line {} is not closed with '}}' "
                                       "before this line (truncated dump?)",

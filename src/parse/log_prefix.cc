@@ -77,7 +77,8 @@ bool IsLevel(std::string_view w) {
 
 // Python logging's default `LEVEL:logger:` (no spaces); end or kNo.
 size_t MatchPythonHeader(std::string_view s, size_t p) {
-  size_t colon = s.find(':', p);
+  // Levels are at most 8 letters: look no further, so long lines cost nothing.
+  size_t colon = s.substr(0, p + 9).find(':', p);
   if (colon == kNo || !IsLevel(s.substr(p, colon - p))) return kNo;
   size_t q = colon + 1;
   while (q < s.size() && (IsAlpha(s[q]) || IsDigit(s[q]) || s[q] == '_' || s[q] == '.' ||

@@ -85,6 +85,7 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
               std::string(std::min(bar, part(row.minus)), '-') +
               std::string(std::min(bar, part(row.tilde)), '~');
     }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
   size_t differ = r.pairs.size() - same;
