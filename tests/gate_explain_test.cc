@@ -229,3 +229,41 @@ TEST(GateCliRefusals, GateFromTheDocsCatchesExtraOutputs) {
 
 }  // namespace
 }  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+TEST(GateKeys, GrownHloModuleIsTheSameUnit) {
+  // XLA names modules by id; a graph that grows is renamed .49 -> .52, and
+  // two of them in one file stay told apart by record order.
+  auto module = [](int id, int extra) {
+    std::string text = "HloModule SyncTensorsGraph." + std::to_string(id) + "\n\nENTRY main {\n" +
+                       "  p0 = f32[4]{0} parameter(0)\n";
+    std::string last = "p0";
+    for (int i = 0; i < extra; ++i) {
+      std::string name = "n" + std::to_string(i);
+      text += "  " + name + " = f32[4]{0} negate(" + last + ")\n";
+      last = name;
+    }
+    return text + "  ROOT r = (f32[4]{0}) tuple(" + last + ")\n}\n\n";
+  };
+  absl::StatusOr<Dump> before =
+      LoadDumpFromMemory("a", {{"graphs.txt", module(49, 1) + module(60, 2)}});
+  absl::StatusOr<Dump> after =
+      LoadDumpFromMemory("b", {{"graphs.txt", module(52, 3) + module(61, 4)}});
+  ASSERT_TRUE(before.ok() && after.ok()) << before.status() << after.status();
+  CheckResult r = CheckAgainstBaseline(SnapshotDump(*before), SnapshotDump(*after),
+                                       DefaultBudget());
+  ASSERT_EQ(r.units.size(), 2u);
+  for (const UnitCheck& u : r.units) {
+    EXPECT_FALSE(u.is_new) << u.key;
+    EXPECT_FALSE(u.is_missing) << u.key;
+    EXPECT_EQ(u.matched_by, "name") << u.key;
+    EXPECT_EQ(u.verdict, GateVerdict::kFail) << u.key;  // nodes grew
+  }
+  EXPECT_EQ(r.units[0].baseline_key, "graphs.txt#0:SyncTensorsGraph.49");
+  EXPECT_EQ(r.units[1].baseline_key, "graphs.txt#1:SyncTensorsGraph.60");
+}
+
+}  // namespace
+}  // namespace graphdiff

@@ -194,11 +194,14 @@ std::vector<std::pair<size_t, std::string>> MatchUnits(const Baseline& base,
         return u.fingerprint.empty() ? std::string() : kind(u) + "\n" + u.fingerprint;
       },
       "fingerprint");
-  // Same file, name and frame: pair in record order.
+  // Same file, name and frame: pair in record order. XLA numbers modules by
+  // size (`SyncTensorsGraph.49` grows into `SyncTensorsGraph.52`), so a
+  // trailing `.N` of the name does not count.
   {
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> groups;
     auto prop = [&](const GateUnit& u) {
-      return kind(u) + "\n" + u.file + "\n" + u.name + "\n" + u.frame;
+      return kind(u) + "\n" + u.file + "\n" + gate_internal::StripNameCounter(u.name) + "\n" +
+             u.frame;
     };
     for (size_t c = 0; c < now.units.size(); ++c) {
       if (free_cur(c) && now.units[c].kind == GateUnitKind::kGraph) {

@@ -22,6 +22,17 @@ const GateUnit* FindUnit(const Baseline& b, std::string_view key) {
 
 }  // namespace
 
+std::string StripNameCounter(std::string_view name) {
+  size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == name.size()) {
+    return std::string(name);
+  }
+  for (size_t i = dot + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return std::string(name);
+  }
+  return std::string(name.substr(0, dot));
+}
+
 void ExplainFailures(const Baseline& baseline, const Baseline& current, CheckResult* result) {
   for (UnitCheck& check : result->units) {
     if (check.kind != GateUnitKind::kGraph || check.verdict != GateVerdict::kFail ||

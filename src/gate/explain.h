@@ -6,6 +6,9 @@
 #ifndef GRAPHDIFF_SRC_GATE_EXPLAIN_H_
 #define GRAPHDIFF_SRC_GATE_EXPLAIN_H_
 
+#include <string>
+#include <string_view>
+
 #include "graphdiff/gate.h"
 
 namespace graphdiff::gate_internal {
@@ -14,6 +17,10 @@ namespace graphdiff::gate_internal {
 // and current units both carry a structure. A structure that does not decode
 // becomes a note saying so, never a crash or a silent gap.
 void ExplainFailures(const Baseline& baseline, const Baseline& current, CheckResult* result);
+
+// `SyncTensorsGraph.49` -> `SyncTensorsGraph`: a graph name without the
+// numeric suffix XLA derives from the module's id.
+std::string StripNameCounter(std::string_view name);
 
 }  // namespace graphdiff::gate_internal
 
