@@ -210,6 +210,11 @@ TEST(GateCliRefusals, GateFromTheDocsCatchesExtraOutputs) {
   EXPECT_THAT(r.out, HasSubstr("outputs: 1 -> 81"));
   EXPECT_THAT(r.out, HasSubstr("extra-outputs (x80): 80 extra outputs on the right"));
   EXPECT_THAT(r.out, HasSubstr("torch.no_grad()"));
+  // Both graphs have the extra outputs; the hint is printed once.
+  size_t first = r.out.find("Run inference under");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(r.out.find("Run inference under", first + 1), std::string::npos);
+  EXPECT_THAT(r.out, HasSubstr("hint: as above"));
   // What the dump holds besides graphs is listed, not silently ignored.
   std::string dir = ::testing::TempDir() + "/gate_with_junk";
   std::filesystem::remove_all(dir);

@@ -17,6 +17,7 @@ std::string RenderCheckText(const CheckResult& result) {
   std::string out = fmt::format("graphdiff check: {} ({})\n", GateVerdictName(result.verdict),
                                 SummaryLine(result));
   out += fmt::format("  dump: {}\n  baseline: {}\n", result.dump, result.baseline_path);
+  std::vector<std::string> hints;  // printed so far, across units
   for (const UnitCheck& u : result.units) {
     std::string tag;
     if (u.is_new) tag = " [new]";
@@ -34,11 +35,13 @@ std::string RenderCheckText(const CheckResult& result) {
       for (const GateChange* c : other) out += fmt::format("\n      {}", ChangeText(*c));
       out += "\n";
     }
-    std::vector<std::string> hints;
     auto hint = [&](const std::string& h) {
       if (h.empty()) return;
-      // The same hint twice says nothing new.
-      if (std::find(hints.begin(), hints.end(), h) != hints.end()) return;
+      // The same hint twice says nothing new: point back to it.
+      if (std::find(hints.begin(), hints.end(), h) != hints.end()) {
+        out += "      hint: as above\n";
+        return;
+      }
       hints.push_back(h);
       out += fmt::format("      hint: {}\n", h);
     };
