@@ -53,6 +53,8 @@ TEST(LogPrefix, RecognisesCommonShapes) {
             std::string("2024-01-01 00:00:00,000 - torch._dynamo - INFO - ").size());
   // The indentation after the prefix is the dump's: one separator only.
   EXPECT_EQ(LogPrefixLength("2021-04-19 13:28:12 host-7 [3]   Value: 4"), 31u);
+  EXPECT_EQ(LogPrefixLength("[rank1]:Metric: CompileTime"), 8u);
+  EXPECT_EQ(LogPrefixLength("[default0]:   TotalSamples: 2"), 12u);
 }
 
 TEST(LogPrefix, LeavesDumpTextAlone) {
@@ -61,7 +63,8 @@ TEST(LogPrefix, LeavesDumpTextAlone) {
                            "  TotalSamples: 2", "HloModule SyncTensorsGraph.9",
                            "def forward(self, x):", "    add = torch.ops.aten.add(x, 1)",
                            "ENTRY %main {", "## BEGIN_GRAPH", "Hashes: (1, 2)",
-                           "[0] not a prefix without a time", "12:00 is not a time"}) {
+                           "[0] not a prefix without a time", "12:00 is not a time",
+                           "[rank0] no colon, no tag"}) {
     EXPECT_EQ(LogPrefixLength(line), 0u) << line;
   }
 }
@@ -77,7 +80,8 @@ TEST(TolerantRead, LogPrefixesOnEveryFormat) {
     absl::StatusOr<ParsedText> plain = ParseText(text, file);
     ASSERT_TRUE(plain.ok()) << plain.status();
     for (const std::string& p : {prefix, std::string("I1230 12:00:00.000123 42 file.cc:45] "),
-                                 std::string("INFO:root:")}) {
+                                 std::string("INFO:root:"), std::string("[rank3]:"),
+                                 std::string("[default0]: "), std::string("[2] ")}) {
       std::string logged = PrefixEveryLine(text, p);
       EXPECT_EQ(DetectFormat(logged), plain->format) << file << " with " << p;
       absl::StatusOr<ParsedText> read = ParseText(logged, file);

@@ -120,6 +120,13 @@ Field MatchBracket(std::string_view s, size_t p, size_t* end) {
   if (*end < s.size() && s[*end] == ':') ++*end;  // `[rank0]:`
   size_t d = MatchDate(c, 0);
   if (d != kNo || MatchTime(c, 0) != kNo) return Field::kAnchor;
+  // torchrun tags every line of a worker with `[rank0]:` or `[default0]:`.
+  for (std::string_view tag : {std::string_view("rank"), std::string_view("default")}) {
+    if (c.size() > tag.size() && c.substr(0, tag.size()) == tag &&
+        Digits(c, tag.size()) == c.size() - tag.size() && *end > close + 1) {
+      return Field::kAnchor;
+    }
+  }
   bool rank = IsDigit(c[0]);
   for (char ch : c) rank = rank && (IsDigit(ch) || ch == '/' || ch == ':' || ch == ',');
   if (rank) return Field::kOther;
@@ -235,6 +242,35 @@ size_t LogPrefixLength(std::string_view s) {
   return p;
 }
 
+namespace {
+
+// `[3] ` alone is too weak to call a prefix on one line; on nearly every line
+// of a file it is a rank tag. Length of it, or 0.
+size_t RankTagLength(std::string_view line) {
+  if (line.size() < 4 || line[0] != '[') return 0;
+  size_t n = Digits(line, 1);
+  if (n == 0 || n > 5 || 1 + n >= line.size() || line[1 + n] != ']') return 0;
+  size_t p = 2 + n;
+  if (p < line.size() && line[p] == ':') ++p;
+  if (p < line.size() && IsSpace(line[p])) ++p;
+  return p;
+}
+
+// True when at least 90% of the non-blank lines start with a rank tag.
+bool RankTaggedFile(std::string_view text) {
+  LineReader lines(text);
+  std::string_view line;
+  size_t tagged = 0, total = 0;
+  while (lines.Next(&line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    ++total;
+    tagged += RankTagLength(line) > 0;
+  }
+  return total > 0 && tagged * 10 >= total * 9;
+}
+
+}  // namespace
+
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
                                   size_t* stripped_lines) {
   *stripped_lines = 0;
@@ -242,7 +278,8 @@ std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
   std::string_view line;
   bool any = false;
   while (!any && probe.Next(&line)) any = LogPrefixLength(line) > 0;
-  if (!any) return text;
+  bool rank_tags = !any && RankTaggedFile(text);
+  if (!any && !rank_tags) return text;
   storage->clear();
   storage->reserve(text.size());
   size_t pos = 0;
@@ -250,7 +287,8 @@ std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
     size_t nl = text.find('\n', pos);
     size_t end = nl == kNo ? text.size() : nl + 1;
     std::string_view l = text.substr(pos, end - pos);
-    size_t cut = LogPrefixLength(l.substr(0, l.find_first_of("\r\n")));
+    std::string_view bare = l.substr(0, l.find_first_of("\r\n"));
+    size_t cut = rank_tags ? RankTagLength(bare) : LogPrefixLength(bare);
     if (cut > 0) ++*stripped_lines;
     storage->append(l.substr(cut));
     pos = end;

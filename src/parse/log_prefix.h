@@ -21,10 +21,12 @@ namespace graphdiff {
 // file.cc:45]`) or a Python logging header (`INFO:root:`). After the anchor
 // it takes hosts (`10.164.0.25`, `host-3` before a rank), ranks (`[0]`,
 // `[0/0]`, `[rank1]`), thread ids, levels (`INFO`, `[DEBUG]`) and logger
-// names (`torch._dynamo.output_graph:`).
+// names (`torch._dynamo.output_graph:`). torchrun's `[rank0]:` and
+// `[default0]:` tags are anchors too.
 size_t LogPrefixLength(std::string_view line);
 
-// `text` with every line's log prefix removed. Returns `text` itself (no
+// `text` with every line's log prefix removed. A file whose lines nearly all
+// (90%) start with a bare rank tag (`[3] `) has those removed instead. Returns `text` itself (no
 // copy) when no line has one; otherwise the stripped copy lives in
 // `*storage`. `*stripped_lines` receives the number of lines changed.
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
