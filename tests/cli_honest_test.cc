@@ -90,6 +90,8 @@ TEST(CliHonest, SkippedFilesAreListedInTheReport) {
   EXPECT_THAT(json.out, HasSubstr("\"reason\": \"not a recognised dump\""));
   testing::CliResult md = RunCli({"diff", "--format", "markdown", kAot, dir});
   EXPECT_THAT(md.out, HasSubstr("### Skipped, not compared (1)"));
+  testing::CliResult lint_json = RunCli({"lint", "--format", "json", dir});
+  EXPECT_THAT(lint_json.out, HasSubstr("\"reason\": \"not a recognised dump\""));
   testing::CliResult lint = RunCli({"lint", dir});
   EXPECT_THAT(lint.out, HasSubstr("Skipped, not read (1)"));
 }

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -67,6 +68,8 @@ absl::StatusOr<std::vector<Finding>> FindingsFromJson(std::string_view json_text
 struct LintReport {
   std::string root;
   std::vector<Finding> findings;
+  // Files of the dump not read as dumps, (path, reason) (Dump::skipped).
+  std::vector<std::pair<std::string, std::string>> skipped;
 };
 std::string RenderLint(const LintReport& report, ReportFormat format,
                        const RenderOptions& options = {});

@@ -196,6 +196,10 @@ nlohmann::ordered_json LintToJson(const LintReport& r) {
   SeverityTotals(r.findings, &s);
   out["summary"] = std::move(s);
   out["findings"] = FindingsArray(r.findings);
+  out["skipped"] = json::array();
+  for (const auto& [path, reason] : r.skipped) {
+    out["skipped"].push_back({{"path", path}, {"reason", reason}});
+  }
   return out;
 }
 

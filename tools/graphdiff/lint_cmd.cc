@@ -49,7 +49,10 @@ int RunLint(const LintArgs& args) {
   }
   LintOptions options;
   options.graph_selector = args.graph;
-  LintReport report{args.path, LintDump(*dump, options)};
+  LintReport report{args.path, LintDump(*dump, options), {}};
+  for (const auto& [file, reason] : dump->skipped) {
+    report.skipped.emplace_back(DisplayPath(args.path, file), reason);
+  }
   RenderOptions render;
   render.color = WantColor(args.color, args.output);
   render.max_items = args.max_items;
