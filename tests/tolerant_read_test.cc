@@ -271,3 +271,27 @@ TEST(TolerantRead, LoadedDumpCarriesWarningsAndPartialIntoTheDiff) {
 
 }  // namespace
 }  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+TEST(LogPrefix, NeverReadsPastTheLine) {
+  // Every prefix of every shape, cut at every length: no out-of-range read
+  // (the sanitizer build checks), and a prefix never exceeds its line.
+  const char* shapes[] = {
+      "2021-04-19 13:28:12 10.164.0.25 [0]   Value: 4",
+      "I1230 12:00:00.000123    42 file.cc:45] IR {",
+      "[2024-01-01 00:00:00,000] [0/0] torch._dynamo.output_graph: [DEBUG] x",
+      "INFO:root:Metric: A", "[rank12]:[W101 00:00:00.000] y", "[3] Counter: B",
+      "2024-01-01T00:00:00.123+01:00 host [1] z", "V0101 00:00:00.000000 1 a.py:1] [0/0] q"};
+  for (const char* shape : shapes) {
+    std::string s(shape);
+    for (size_t n = 0; n <= s.size(); ++n) {
+      std::string cut = s.substr(0, n);
+      EXPECT_LE(LogPrefixLength(cut), cut.size()) << cut;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace graphdiff
