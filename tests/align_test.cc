@@ -84,7 +84,7 @@ TEST(AlignTest, IdenticalGraphsAreIdentical) {
   EXPECT_EQ(a->pairs.size(), g.nodes.size());
   for (const NodePair& p : a->pairs) {
     EXPECT_EQ(p.left, p.right);
-    EXPECT_EQ(p.matcher, "anchor") << p.left;
+    EXPECT_EQ(p.matcher, Matcher::kAnchor) << p.left;
   }
   EXPECT_THAT(a->matched_outputs, ElementsAre(std::make_pair(0u, 0u)));
 }
@@ -171,7 +171,7 @@ TEST(AlignTest, SubstitutedOpIsARelaxedPair) {
   ExpectMatchesTruth(*a, m);
   const NodePair* p = PairOf(*a, relu);
   ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->matcher, "relaxed");
+  EXPECT_EQ(p->matcher, Matcher::kRelaxed);
   EXPECT_EQ(p->reasons, kChangedOp);
   EXPECT_THAT(p->detail, HasSubstr("aten::relu -> aten::gelu (substitution)"));
   for (const NodePair& q : a->pairs) {
@@ -197,7 +197,7 @@ TEST(AlignTest, KnownEquivalentOpsAnchorAndSaySo) {
   for (uint32_t bn : bns) {
     const NodePair* p = PairOf(*a, bn);
     ASSERT_NE(p, nullptr);
-    EXPECT_EQ(p->matcher, "anchor");
+    EXPECT_EQ(p->matcher, Matcher::kAnchor);
     EXPECT_EQ(p->reasons, kChangedOp);
     EXPECT_THAT(p->detail, HasSubstr("(known equivalent)"));
   }

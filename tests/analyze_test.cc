@@ -93,7 +93,7 @@ TEST(AnalyzeExtraOutputs, TrainingStyleForwardIsNamedWithHint) {
   EXPECT_THAT(f->explanation, HasSubstr("2 empty (size-0) placeholders"));
   EXPECT_THAT(f->hint, HasSubstr("torch.no_grad()"));
   EXPECT_EQ(f->evidence.size(), 4u);
-  EXPECT_FALSE(r->same());
+  EXPECT_FALSE(r->identical());
 }
 
 TEST(AnalyzeExtraOutputs, UnrelatedExtrasGetNoTrainingHint) {
@@ -212,8 +212,8 @@ TEST(AnalyzeCounters, CloneCounterGrowthAndCounterDeltas) {
   EXPECT_THAT(deltas[1]->title, ::testing::Not(HasSubstr("UncachedCompile")));
   EXPECT_THAT(deltas[1]->title, ::testing::Not(HasSubstr("xla::clone")));
   ASSERT_EQ(res->metrics.size(), 1u);
-  EXPECT_FALSE(res->metrics[0].same());
-  EXPECT_FALSE(res->same());
+  EXPECT_FALSE(res->metrics[0].identical());
+  EXPECT_FALSE(res->identical());
   // Mirrored: the fallback is gone, its own info finding, the rest moved.
   res = DiffDumps(OneFileDump("b", {r}), OneFileDump("a", {l}));
   ASSERT_TRUE(res.ok());
@@ -362,7 +362,7 @@ TEST(AnalyzeNoFalseAlarms, RenumberedAndReorderedCopiesAreSame) {
       testing::Mutated m = testing::Then(renumbered, testing::Reorder(renumbered.graph, seed));
       absl::StatusOr<DiffResult> r = DiffGraphs(g, m.graph);
       ASSERT_TRUE(r.ok()) << r.status();
-      EXPECT_TRUE(r->same()) << "seed " << seed;
+      EXPECT_TRUE(r->identical()) << "seed " << seed;
       EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
     }
   }

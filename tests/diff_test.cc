@@ -64,7 +64,7 @@ TEST_F(ResNetDiff, PairsEveryFile) {
   EXPECT_EQ(result_->pairs.size(), 2u);  // ir.txt and fx_graph.txt
   EXPECT_EQ(result_->metrics.size(), 1u);
   EXPECT_TRUE(result_->unpaired.empty());
-  EXPECT_FALSE(result_->same());
+  EXPECT_FALSE(result_->identical());
 }
 
 TEST_F(ResNetDiff, EightyExtraOutputsWithNoGradHint) {
@@ -151,7 +151,7 @@ TEST_F(ResNetDiff, DumpAgainstItselfIsSame) {
   for (const Dump* d : {left_, right_}) {
     absl::StatusOr<DiffResult> r = DiffDumps(*d, *d);
     ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_TRUE(r->same());
+    EXPECT_TRUE(r->identical());
     EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
   }
 }
@@ -171,7 +171,7 @@ TEST_F(ResNetDiff, RenumberedAndReorderedCopyIsSame) {
     }
     absl::StatusOr<DiffResult> r = DiffDumps(*d, copy);
     ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_TRUE(r->same()) << d->root;
+    EXPECT_TRUE(r->identical()) << d->root;
     EXPECT_TRUE(r->findings.empty()) << r->findings[0].id << ": " << r->findings[0].title;
   }
 }
@@ -210,9 +210,18 @@ TEST(DiffCli, ResNetDifferentExitsOneAndExplains) {
   EXPECT_THAT(r.out, HasSubstr("torch.no_grad()"));
   EXPECT_THAT(r.out, HasSubstr("xla::clone 1 -> 103"));
   EXPECT_THAT(r.out, HasSubstr("102 new graph inputs on the right (1 -> 103)"));
-  EXPECT_THAT(r.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
-  EXPECT_THAT(r.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
+  // One screen: the info findings are counted by id; the IR node counts are
+  // in the graph-pair lines.
+  EXPECT_THAT(r.out, HasSubstr("+ 10 info findings: op-substitution x7"));
+  EXPECT_THAT(r.out, HasSubstr("ir.txt [IR]: nodes 197->277 (+80 -0 ~0)"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("\x1b[")));
+  // The info findings in full are behind --verbose.
+  testing::CliResult v =
+      testing::RunCli({"diff", kBaseline, kCandidate, "--color=never", "--verbose"});
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  v.out = Unwrap(v.out);
+  EXPECT_THAT(v.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
+  EXPECT_THAT(v.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
 }
 
 TEST(DiffCli, SameDumpExitsZero) {
@@ -231,7 +240,10 @@ TEST(DiffCli, FormatsAndColor) {
   testing::CliResult c = testing::RunCli({"diff", kBaseline, kCandidate, "--color=always"});
   EXPECT_THAT(c.out, HasSubstr("\x1b["));
   testing::CliResult few = testing::RunCli({"diff", kBaseline, kCandidate, "--max-items", "2"});
-  EXPECT_THAT(few.out, HasSubstr("... and 78 more"));
+  EXPECT_THAT(few.out, HasSubstr("... and 2 more (--verbose lists them)"));
+  testing::CliResult few_verbose =
+      testing::RunCli({"diff", kBaseline, kCandidate, "--max-items", "2", "--verbose"});
+  EXPECT_THAT(few_verbose.out, HasSubstr("... and 78 more"));
 }
 
 TEST(DiffCli, TroubleExitsTwo) {

@@ -493,7 +493,11 @@ TEST(FindingsMiss, CompilationSaidFirstAndExplained) {
     EXPECT_THAT(d->title, Not(HasSubstr("Compile")));
   }
   std::string text = RenderDiffText(r);
-  EXPECT_LT(text.find("more compilations"), text.find("Findings (")) << text;
+  // Said first: the first finding of the report, right below the verdict.
+  size_t first = text.find("\n1. [warning] compilation: more compilations");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find("\n1. "), first) << text;
+  EXPECT_LT(text.find("Different:"), first) << text;
 }
 
 constexpr char kMixedLog[] = R"GD([dynamo] compiling graph
@@ -523,7 +527,7 @@ TEST(FindingsMiss, MixedLogYieldsTheFxGraphAndTheIr) {
   DiffResult r = DiffTexts(kMixedLog, kMixedLog, "debug.log");
   EXPECT_EQ(r.pairs.size(), 2u);
   EXPECT_TRUE(r.unpaired.empty());
-  EXPECT_TRUE(r.same());
+  EXPECT_TRUE(r.identical());
 }
 
 TEST(FindingsMiss, FilesOfDifferentKindsNamedExplicitlyAreCompared) {
@@ -534,7 +538,7 @@ TEST(FindingsMiss, FilesOfDifferentKindsNamedExplicitlyAreCompared) {
                 Load("ir_eager.txt", {{"ir_eager.txt", ir}}));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->pairs.size(), 1u);
-  EXPECT_EQ(r->pairs[0].how, "only");
+  EXPECT_EQ(r->pairs[0].how, PairRule::kOnly);
   EXPECT_TRUE(r->unpaired.empty());
   EXPECT_GT(r->pairs[0].matched, 5u);
   // Levels pass parameters and lower ops differently by design: the FX
@@ -565,7 +569,7 @@ TEST(FindingsMiss, DifferentAlwaysHasAFinding) {
     return b.Build();
   };
   DiffResult r = Diff(build(false), build(true));
-  ASSERT_FALSE(r.same());
+  ASSERT_FALSE(r.identical());
   EXPECT_FALSE(r.findings.empty());
   EXPECT_THAT(RenderDiffText(r), Not(HasSubstr("No findings explain it")));
 }

@@ -42,10 +42,13 @@ TEST(FxFixturesTest, EveryCommittedFxDumpParses) {
         }
       }
     }
-    // Backward graphs return None for inputs without gradients; that is
-    // the only warning a well-formed dump may cause.
+    // Backward graphs return None for inputs without gradients; that, and
+    // the file-level count of log lines around the graphs, are the only
+    // warnings a well-formed dump may cause.
     for (const Diagnostic& d : warnings) {
-      EXPECT_NE(d.message.find("None graph output"), std::string::npos) << d.ToString();
+      bool log_lines = d.line == 0 && d.message.find("outside the graph code") != std::string::npos;
+      EXPECT_TRUE(d.message.find("None graph output") != std::string::npos || log_lines)
+          << d.ToString();
     }
   }
   EXPECT_GE(files, 6u);

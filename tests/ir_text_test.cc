@@ -265,11 +265,32 @@ TEST(IrTextTest, ErrorMalformedLines) {
                 "  %0 = f32[] prim::Constant(), ROOT=x", "ROOT=");
 }
 
-TEST(IrTextTest, ErrorMissingClosingBrace) {
-  ExpectErrorAt(ErrorOf("IR {\n  %0 = f32[] prim::Constant()\n"), 2, 30,
-                "  %0 = f32[] prim::Constant()", "no closing '}'");
-  ExpectErrorAt(ErrorOf("IR {\n  %0 = f32[] prim::Constant()\n## END_GRAPH\n"), 3, 1,
-                "## END_GRAPH", "not closed with '}'");
+TEST(IrTextTest, MissingClosingBraceKeepsAPartialGraph) {
+  // A dump cut short keeps what it holds, marked partial, with a warning.
+  std::vector<Diagnostic> w;
+  Graph g = MustParse("IR {\n  %0 = f32[] prim::Constant()\n", &w);
+  EXPECT_TRUE(g.partial);
+  EXPECT_EQ(g.nodes.size(), 1u);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].line, 1u);
+  EXPECT_THAT(w[0].message, HasSubstr("no closing '}'"));
+  // So does one whose writer died mid-line: the torn line is dropped.
+  std::vector<Diagnostic> torn;
+  Graph t = MustParse("IR {\n  %0 = f32[] prim::Constant()\n  %1 = f32[] aten::ne", &torn);
+  EXPECT_TRUE(t.partial);
+  EXPECT_EQ(t.nodes.size(), 1u);
+  ASSERT_FALSE(torn.empty());
+  // A block with no node at all is still an error.
+  ExpectErrorAt(ErrorOf("IR {\n\n"), 2, 1, "", "no closing '}'");
+  // Other text at column 0 ends a cut-short block the same way.
+  std::vector<Diagnostic> cut;
+  Graph c = MustParse("IR {\n  %0 = f32[] prim::Constant()\n## END_GRAPH\n", &cut);
+  EXPECT_TRUE(c.partial);
+  EXPECT_EQ(c.nodes.size(), 1u);
+  ASSERT_FALSE(cut.empty());
+  EXPECT_EQ(cut[0].line, 3u);
+  EXPECT_THAT(cut[0].message, HasSubstr("not closed with '}'"));
+  ExpectErrorAt(ErrorOf("IR {\n## END_GRAPH\n"), 2, 1, "## END_GRAPH", "not closed with '}'");
 }
 
 TEST(IrTextTest, ErrorEmptyAndNoBlock) {
@@ -289,9 +310,14 @@ TEST(IrTextTest, GarbageTruncationAndHugeLinesNeverCrash) {
   std::mt19937_64 rng(42);
   std::string text(kXla);
   for (size_t n = 0; n <= text.size(); ++n) {
-    absl::StatusOr<Graph> g = ParseIrText(text.substr(0, n), "t.ir");
-    if (n < text.size() - 1) {
-      EXPECT_FALSE(g.ok()) << n;
+    std::vector<Diagnostic> w;
+    absl::StatusOr<Graph> g = ParseIrText(text.substr(0, n), "t.ir", {}, &w);
+    if (n < text.size() - 1 && g.ok()) {
+      // Cut short after a node: kept, but marked partial and said so.
+      EXPECT_TRUE(g->partial) << n;
+      std::string all;
+      for (const Diagnostic& d : w) all += d.message + "\n";
+      EXPECT_THAT(all, HasSubstr("no closing '}'")) << n;
     }
   }
   for (int i = 0; i < 300; ++i) {

@@ -57,14 +57,14 @@ TEST(PairDumps, ResnetDirectoriesPairByPath) {
   ASSERT_EQ(p.graphs.size(), 2u);
   EXPECT_EQ(PathOf(*left, p.graphs[0].left), "fx_graph.txt");
   EXPECT_EQ(PathOf(*right, p.graphs[0].right), "fx_graph.txt");
-  EXPECT_EQ(p.graphs[0].how, "path");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kPath);
   EXPECT_EQ(PathOf(*left, p.graphs[1].left), "ir.txt");
   EXPECT_EQ(PathOf(*right, p.graphs[1].right), "ir.txt");
-  EXPECT_EQ(p.graphs[1].how, "path");
+  EXPECT_EQ(p.graphs[1].how, PairRule::kPath);
   ASSERT_EQ(p.metrics.size(), 1u);
   EXPECT_EQ(left->files[p.metrics[0].left_file].path, "metrics.txt");
   EXPECT_EQ(right->files[p.metrics[0].right_file].path, "metrics.txt");
-  EXPECT_EQ(p.metrics[0].how, "path");
+  EXPECT_EQ(p.metrics[0].how, PairRule::kPath);
   EXPECT_TRUE(p.left_unpaired.empty());
   EXPECT_TRUE(p.right_unpaired.empty());
   EXPECT_TRUE(p.left_unpaired_metrics.empty());
@@ -85,13 +85,13 @@ TEST(PairDumps, ArchivesWithDifferentTopFoldersPairByPath) {
   Pairing p = PairDumps(*left, *right);
   ASSERT_EQ(p.graphs.size(), 2u);
   for (const GraphPairing& g : p.graphs) {
-    EXPECT_EQ(g.how, "path");
+    EXPECT_EQ(g.how, PairRule::kPath);
     EXPECT_EQ(left->files[g.left.file].format, right->files[g.right.file].format);
   }
   EXPECT_EQ(PathOf(*left, p.graphs[1].left), "torchxla_trace_once/ir.txt");
   EXPECT_EQ(PathOf(*right, p.graphs[1].right), "run.tar.gz!home/me/openxla/ir.txt");
   ASSERT_EQ(p.metrics.size(), 1u);
-  EXPECT_EQ(p.metrics[0].how, "path");
+  EXPECT_EQ(p.metrics[0].how, PairRule::kPath);
 }
 
 TEST(PairDumps, SaveFileRecordsPairByPathAndPosition) {
@@ -102,7 +102,7 @@ TEST(PairDumps, SaveFileRecordsPairByPathAndPosition) {
   ASSERT_EQ(right.files.at(0).graphs.size(), 3u);
   Pairing p = PairDumps(left, right);
   ASSERT_EQ(p.graphs.size(), 2u);
-  EXPECT_EQ(p.graphs[0].how, "path");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kPath);
   EXPECT_EQ(ValueOf(left, p.graphs[1].left), "2");
   EXPECT_EQ(ValueOf(right, p.graphs[1].right), "2");
   ASSERT_EQ(p.right_unpaired.size(), 1u);
@@ -118,10 +118,10 @@ TEST(PairDumps, ByNameAcrossFiles) {
                            {"r3.txt", Record("train_step", "", 5)}});
   Pairing p = PairDumps(left, right);
   ASSERT_EQ(p.graphs.size(), 2u);
-  EXPECT_EQ(p.graphs[0].how, "name");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kName);
   EXPECT_EQ(ValueOf(left, p.graphs[0].left), "1");
   EXPECT_EQ(ValueOf(right, p.graphs[0].right), "5");
-  EXPECT_EQ(p.graphs[1].how, "name");
+  EXPECT_EQ(p.graphs[1].how, PairRule::kName);
   EXPECT_EQ(ValueOf(left, p.graphs[1].left), "2");
   EXPECT_EQ(ValueOf(right, p.graphs[1].right), "3");
   ASSERT_EQ(p.right_unpaired.size(), 1u);
@@ -141,10 +141,10 @@ TEST(PairDumps, ByUserFrameIgnoringLibraryFrames) {
   Dump right = MemoryDump({{"b.txt", r1 + r2}});
   Pairing p = PairDumps(left, right);
   ASSERT_EQ(p.graphs.size(), 2u);
-  EXPECT_EQ(p.graphs[0].how, "frame");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kFrame);
   EXPECT_EQ(ValueOf(left, p.graphs[0].left), "1");
   EXPECT_EQ(ValueOf(right, p.graphs[0].right), "4");
-  EXPECT_EQ(p.graphs[1].how, "frame");
+  EXPECT_EQ(p.graphs[1].how, PairRule::kFrame);
   EXPECT_EQ(ValueOf(right, p.graphs[1].right), "3");
 }
 
@@ -156,11 +156,11 @@ TEST(PairDumps, ByOrderWhenNothingElseTellsGraphsApart) {
                            {"m3.txt", "Counter: x\n  Value: 3\n"}});
   Pairing p = PairDumps(left, right);
   ASSERT_EQ(p.graphs.size(), 1u);
-  EXPECT_EQ(p.graphs[0].how, "order");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kOrder);
   EXPECT_EQ(left.files[p.graphs[0].left.file].path, "before.txt");
   EXPECT_EQ(right.files[p.graphs[0].right.file].path, "after.txt");
   ASSERT_EQ(p.metrics.size(), 1u);
-  EXPECT_EQ(p.metrics[0].how, "order");
+  EXPECT_EQ(p.metrics[0].how, PairRule::kOrder);
   EXPECT_EQ(right.files[p.metrics[0].right_file].path, "m2.txt");
   ASSERT_EQ(p.right_unpaired_metrics.size(), 1u);
   EXPECT_EQ(right.files[p.right_unpaired_metrics[0].first].path, "m3.txt");
@@ -174,7 +174,7 @@ TEST(PairDumps, DifferentKindsPairWhenEachSideHoldsOneGraph) {
   Dump right = MemoryDump({{"ir.txt", ReadTestFile(ResnetDir("openxla") + "/fx_graph.txt")}});
   Pairing p = PairDumps(left, right);
   ASSERT_EQ(p.graphs.size(), 1u);
-  EXPECT_EQ(p.graphs[0].how, "only");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kOnly);
   EXPECT_TRUE(p.left_unpaired.empty());
   EXPECT_TRUE(p.right_unpaired.empty());
   Pairing empty = PairDumps(left, Dump());
@@ -192,7 +192,7 @@ TEST(PairDumps, DifferentKindsInDirectoriesStayUnpaired) {
        {"module.hlo", ReadTestFile(std::string(GRAPHDIFF_TESTDATA_DIR) + "/fixtures/hlo/short_form_sync_tensors.txt")}});
   Pairing p = PairDumps(left, right);
   ASSERT_EQ(p.graphs.size(), 1u);
-  EXPECT_EQ(p.graphs[0].how, "path");
+  EXPECT_EQ(p.graphs[0].how, PairRule::kPath);
   EXPECT_EQ(p.left_unpaired.size(), 1u);
   EXPECT_EQ(p.right_unpaired.size(), 1u);
 }

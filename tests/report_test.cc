@@ -14,6 +14,7 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/report.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -62,6 +63,16 @@ TEST(ReportGolden, ResNet18Text) {
   EXPECT_THAT(text, Not(HasSubstr(GRAPHDIFF_TESTDATA_DIR)));
 }
 
+TEST(ReportGolden, ResNet18TextVerbose) {
+  RenderOptions o;
+  o.verbose = true;
+  std::string text = RenderDiff(ResNet(), ReportFormat::kText, o);
+  CheckGolden("resnet18-verbose.txt", text);
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_LE(line.size(), 80u) << line;
+}
+
 TEST(ReportGolden, ResNet18Json) {
   std::string json = RenderDiff(ResNet(), ReportFormat::kJson);
   CheckGolden("resnet18.json", json);
@@ -98,12 +109,12 @@ void ExpectSameFinding(const Finding& a, const Finding& b) {
 TEST(ReportJson, RoundTripKeepsStructsAndSchemaInStep) {
   DiffResult r = ResNet();
   ASSERT_FALSE(r.pairs.empty());
-  nlohmann::ordered_json j = DiffResultToJson(r);
-  absl::StatusOr<DiffResult> back = DiffResultFromJson(nlohmann::json::parse(j.dump()));
+  std::string j = DiffResultToJson(r);
+  absl::StatusOr<DiffResult> back = DiffResultFromJson(j);
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(DiffResultToJson(*back).dump(), j.dump());
+  EXPECT_EQ(DiffResultToJson(*back), j);
   EXPECT_EQ(back->left_root, r.left_root);
-  EXPECT_EQ(back->same(), r.same());
+  EXPECT_EQ(back->identical(), r.identical());
   ASSERT_EQ(back->pairs.size(), r.pairs.size());
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const GraphPairDiff& a = r.pairs[i];
@@ -137,23 +148,26 @@ TEST(ReportJson, RoundTripKeepsStructsAndSchemaInStep) {
 }
 
 TEST(ReportJson, KeyOrderAndRejections) {
-  nlohmann::ordered_json j = DiffResultToJson(ResNet());
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(DiffResultToJson(ResNet()));
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"schema_version", "summary", "pairs", "unpaired",
-                                            "metrics", "findings"}));
+                                            "metrics", "findings", "skipped", "warnings"}));
   nlohmann::json bad = nlohmann::json::parse(j.dump());
   bad["schema_version"] = 2;
-  EXPECT_FALSE(DiffResultFromJson(bad).ok());
+  EXPECT_FALSE(DiffResultFromJson(bad.dump()).ok());
   bad = nlohmann::json::parse(j.dump());
   bad["findings"][0]["severity"] = "fatal";
-  absl::StatusOr<DiffResult> r = DiffResultFromJson(bad);
+  absl::StatusOr<DiffResult> r = DiffResultFromJson(bad.dump());
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("severity"));
   bad = nlohmann::json::parse(j.dump());
   bad["pairs"][0]["pairs"][0]["reasons"] = {"gremlins"};
-  EXPECT_FALSE(DiffResultFromJson(bad).ok());
-  EXPECT_FALSE(FindingsFromJson(nlohmann::json::object()).ok());
+  EXPECT_FALSE(DiffResultFromJson(bad.dump()).ok());
+  EXPECT_FALSE(FindingsFromJson("{}").ok());
+  absl::StatusOr<DiffResult> truncated = DiffResultFromJson(j.dump().substr(0, 40));
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_THAT(std::string(truncated.status().message()), HasSubstr("not valid JSON"));
 }
 
 DiffResult Hostile() {
@@ -196,6 +210,11 @@ TEST(ReportMarkdown, EscapesDumpText) {
 TEST(ReportText, CapsListsAndColoursOnlyWhenAsked) {
   RenderOptions o;
   o.max_items = 5;
+  // The default report shows one evidence line and counts the rest.
+  std::string compact = RenderDiffText(Hostile(), o);
+  EXPECT_THAT(compact, HasSubstr("e.g. right ir.txt:1 %0 aten::relu"));
+  EXPECT_THAT(compact, HasSubstr("(+29 more)"));
+  o.verbose = true;
   std::string text = RenderDiffText(Hostile(), o);
   EXPECT_THAT(text, HasSubstr("... and 25 more"));
   EXPECT_THAT(text, Not(HasSubstr("\x1b[")));
@@ -214,7 +233,7 @@ TEST(ReportText, SameVerdict) {
   GraphPairDiff p;
   p.left_source = p.right_source = "ir.txt";
   r.pairs.push_back(p);
-  ASSERT_TRUE(r.same());
+  ASSERT_TRUE(r.identical());
   std::string text = RenderDiffText(r);
   EXPECT_THAT(text, HasSubstr("Same up to numbering and order: 1 graph pair"));
   EXPECT_THAT(text, Not(HasSubstr("Findings")));
@@ -225,7 +244,7 @@ TEST(ReportLint, AllFormats) {
   EXPECT_THAT(RenderLint(r, ReportFormat::kText), HasSubstr("graphdiff lint: dump"));
   nlohmann::json j = nlohmann::json::parse(RenderLint(r, ReportFormat::kJson));
   EXPECT_EQ(j["schema_version"], 1);
-  absl::StatusOr<std::vector<Finding>> back = FindingsFromJson(j["findings"]);
+  absl::StatusOr<std::vector<Finding>> back = FindingsFromJson(j["findings"].dump());
   ASSERT_TRUE(back.ok()) << back.status();
   ASSERT_EQ(back->size(), 1u);
   ExpectSameFinding((*back)[0], r.findings[0]);

@@ -175,19 +175,24 @@ TEST(SaveFileTest, ErrorsInARecordCiteFileLines) {
               StartsWith("s.txt:9:24: operand %4 refers to a node not defined"));
 }
 
-TEST(SaveFileTest, TruncatedLastRecordIsDroppedWithAWarning) {
+TEST(SaveFileTest, TruncatedLastRecordIsKeptAsPartialWithAWarning) {
   std::string text = Fixture("xla_new_root_hashes.txt");
   std::string cut = text.substr(0, text.find("aten::sin"));
   std::vector<Diagnostic> warnings;
   std::vector<Graph> gs = MustParse(cut, &warnings);
-  ASSERT_EQ(gs.size(), 1u);
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_FALSE(gs[0].partial);
+  EXPECT_TRUE(gs[1].partial);
+  EXPECT_FALSE(gs[1].nodes.empty());
   ASSERT_FALSE(warnings.empty());
-  EXPECT_THAT(warnings.back().message, HasSubstr("cut short"));
-  // A file whose only record is cut short is an error.
+  EXPECT_THAT(warnings.back().message, HasSubstr("marked partial"));
+  // A file whose only record is cut short keeps it too.
   std::string only = text.substr(0, text.find("  %3 = "));
-  absl::StatusOr<std::vector<Graph>> bad = ParseSaveFile(only, "s.txt");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("no closing '}'"));
+  std::vector<Diagnostic> only_warnings;
+  std::vector<Graph> one = MustParse(only, &only_warnings);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_TRUE(one[0].partial);
+  EXPECT_THAT(only_warnings.back().message, HasSubstr("no closing '}'"));
 }
 
 TEST(SaveFileTest, LimitsAndEmptyInput) {
@@ -239,6 +244,28 @@ TEST(SaveFileTest, GarbageAndTruncationNeverCrash) {
   (void)ParseSaveFile(garbage, "s.txt");
   (void)ParseSaveFile("## BEGIN_GRAPH\n" + garbage, "s.txt");
   (void)ParseSaveFile("#OUTPUT_SHARDING_BEGIN\n" + garbage, "s.txt");
+}
+
+}  // namespace
+}  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+TEST(SaveFileTest, UnclosedRecordFollowedByAnotherIsKeptAsPartial) {
+  std::string text = Fixture("xla_new_root_hashes.txt");
+  size_t close = text.find("\n}\n");
+  ASSERT_NE(close, std::string::npos);
+  text.erase(close + 1, 2);  // the first record loses its closing brace
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(text, &warnings);
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_TRUE(gs[0].partial);
+  EXPECT_EQ(gs[0].nodes.size(), 4u);
+  EXPECT_FALSE(gs[1].partial);
+  std::string all;
+  for (const Diagnostic& d : warnings) all += d.ToString() + "\n";
+  EXPECT_THAT(all, HasSubstr("not closed with '}'"));
 }
 
 }  // namespace

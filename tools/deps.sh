@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config
-  libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libarchive-dev
+  libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libarchive-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 missing=()

@@ -13,6 +13,7 @@
 #include "graphdiff/export.h"
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,11 +35,28 @@ enum ChangeReason : uint32_t {
 // "type", "attributes", "operands", "op".
 std::vector<std::string> ChangeReasonNames(uint32_t reasons);
 
+// The matcher that made a pair, in pipeline order.
+enum class Matcher : uint8_t {
+  kNone = 0,
+  kAnchor,
+  kRefine,
+  kSymmetry,
+  kPropagate,
+  kSimilarity,
+  kTwins,
+  kRelaxed,
+};
+// "none", "anchor", "refine", "symmetry", "propagate", "similarity", "twins",
+// "relaxed".
+std::string_view MatcherName(Matcher matcher);
+// Inverse of MatcherName; false when `name` is not one.
+bool ParseMatcher(std::string_view name, Matcher* out);
+
 // One matched pair of nodes (indices into left.nodes / right.nodes).
 struct NodePair {
   uint32_t left = 0;
   uint32_t right = 0;
-  std::string matcher;  // "anchor", "refine", "symmetry", "propagate", "similarity", "twins", "relaxed"
+  Matcher matcher = Matcher::kNone;
   uint32_t reasons = 0;  // ChangeReason bits
   std::string detail;    // human-readable: "stride=(1, 1) -> (2, 2)"
   bool changed() const { return reasons != 0; }
@@ -81,7 +99,7 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
 // Checks that `alignment` is consistent with the two graphs it claims to
 // align, whoever made it: indices in range; every node either paired or
 // listed as one-sided, never both; a node in several pairs only where a
-// one-to-many matcher ("relaxed") made them; every unchanged pair has the
+// one-to-many matcher (Matcher::kRelaxed) made them; every unchanged pair has the
 // same op and its operands paired with each other at the same positions
 // (through pure aliases, as the aligner compares them); every output
 // position matched or listed once, and matched outputs agree with their

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -24,6 +25,12 @@
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
+
+// Which dump of a comparison: LEFT (the baseline) or RIGHT (the candidate).
+enum class Side : uint8_t { kLeft, kRight };
+std::string_view SideName(Side side);  // "left", "right"
+// Inverse of SideName; false when `name` is not one.
+bool ParseSide(std::string_view name, Side* out);
 
 // Thresholds and caps of the analysis. Defaults suit real dumps.
 struct DiffOptions {
@@ -54,7 +61,7 @@ struct PairRow {
   std::string left;   // node names as the dumps write them
   std::string right;
   uint32_t reasons = 0;  // ChangeReason bits; 0 = unchanged
-  std::string matcher;
+  Matcher matcher = Matcher::kNone;
   std::string detail;
   std::string left_op;
   std::string right_op;
@@ -66,7 +73,7 @@ struct GraphPairDiff {
   std::string right_source;
   std::string left_graph;  // graph names (may be empty)
   std::string right_graph;
-  std::string how;  // the pairing rule: "path", "name", "frame", "order", "graphs"
+  PairRule how = PairRule::kPath;
   GraphKind kind = GraphKind::kIr;
   uint64_t left_nodes = 0;  // as GraphStats counts them
   uint64_t right_nodes = 0;
@@ -83,6 +90,10 @@ struct GraphPairDiff {
   std::vector<std::string> right_only;
   std::vector<std::string> left_only_outputs;  // output value names ("%13.1")
   std::vector<std::string> right_only_outputs;
+  // A side's graph is incomplete in its dump (Graph::partial): the diff
+  // shows what the dump holds, which may be less than the model ran.
+  bool left_partial = false;
+  bool right_partial = false;
   // The alignment itself (indices into the graphs). In memory only: not
   // serialised, empty after DiffResultFromJson.
   Alignment alignment;
@@ -109,20 +120,40 @@ struct MetricValues {
 struct MetricsPairDiff {
   std::string left_source;
   std::string right_source;
-  std::string how;
+  PairRule how = PairRule::kPath;
   std::vector<CounterValues> counters;
   std::vector<MetricValues> metrics;
   // Every counter has the same value on both sides (metrics, which are
   // mostly timings, do not count).
-  bool same() const;
+  bool identical() const;
 };
+
+// What an unpaired item is.
+enum class UnpairedKind : uint8_t { kGraph, kMetrics };
+std::string_view UnpairedKindName(UnpairedKind kind);  // "graph", "metrics"
+// Inverse of UnpairedKindName; false when `name` is not one.
+bool ParseUnpairedKind(std::string_view name, UnpairedKind* out);
 
 // A graph or metrics report of one side with no counterpart.
 struct UnpairedItem {
-  std::string side;  // "left" or "right"
-  std::string what;  // "graph" or "metrics"
+  Side side = Side::kLeft;
+  UnpairedKind what = UnpairedKind::kGraph;
   std::string source;
   std::string graph;  // graph name; empty for metrics
+};
+
+// A file of one side's dump that was not read as a dump, and why (Dump::skipped).
+struct SkippedFile {
+  Side side = Side::kLeft;
+  std::string path;  // inside that side's dump
+  std::string reason;
+};
+
+// What reading one side's dump tolerated: a warning of a file's parser
+// (Diagnostic::source names the file).
+struct ReadingWarning {
+  Side side = Side::kLeft;
+  Diagnostic diagnostic;
 };
 
 // Everything `graphdiff diff` knows, as plain data.
@@ -133,10 +164,23 @@ struct DiffResult {
   std::vector<MetricsPairDiff> metrics;
   std::vector<UnpairedItem> unpaired;
   std::vector<Finding> findings;  // sorted by SortFindings
+  // What was not compared and what reading tolerated, both sides, left
+  // first, in dump order: reports list them so nothing is dropped silently.
+  std::vector<SkippedFile> skipped;
+  std::vector<ReadingWarning> warnings;
+  // Graphs and metrics reports each side's dump held, selected or not.
+  uint64_t left_graphs = 0;
+  uint64_t right_graphs = 0;
+  uint64_t left_metrics = 0;
+  uint64_t right_metrics = 0;
+
+  // Nothing was compared: no graph pair and no metrics pair. A caller must
+  // not call that "same" (the CLI exits 2 and says why).
+  bool empty() const { return pairs.empty() && metrics.empty(); }
 
   // Same up to numbering and order: every graph pair identical, nothing
   // unpaired, every counter equal. Decides `graphdiff diff`'s exit code.
-  bool same() const;
+  bool identical() const;
 };
 
 // Pairs the dumps (PairDumps), aligns each graph pair, compares metrics and
@@ -144,7 +188,7 @@ struct DiffResult {
 absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
                                      const DiffOptions& options = {});
 
-// The same for two graphs alone (how = "graphs").
+// The same for two graphs alone (how = PairRule::kGraphs).
 absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
                                       const DiffOptions& options = {});
 

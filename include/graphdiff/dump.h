@@ -88,21 +88,28 @@ struct GraphRef {
   uint32_t graph = 0;  // index into DumpFile::graphs
 };
 
-// How the two dumps were paired. `how` says which rule paired them: "path",
-// "name", "frame", "order" (graphs of one kind), or "only": the one graph
-// left on each side, of different kinds, when each side holds one graph or
-// the user named one file per side.
+// The rule that paired two graphs or metrics reports: same path (and record),
+// graph name, Python frame, order (graphs of one kind); kOnly for the one
+// graph left on each side, of different kinds, when each side holds one graph
+// or the user named one file per side; kGraphs for DiffGraphs' two graphs.
+enum class PairRule : uint8_t { kPath, kName, kFrame, kOrder, kOnly, kGraphs };
+// "path", "name", "frame", "order", "only", "graphs".
+std::string_view PairRuleName(PairRule rule);
+// Inverse of PairRuleName; false when `name` is not one.
+bool ParsePairRule(std::string_view name, PairRule* out);
+
+// How the two dumps were paired.
 struct GraphPairing {
   GraphRef left;
   GraphRef right;
-  std::string how;
+  PairRule how = PairRule::kPath;
 };
 struct MetricsPairing {
   uint32_t left_file = 0;
   uint32_t left_report = 0;
   uint32_t right_file = 0;
   uint32_t right_report = 0;
-  std::string how;
+  PairRule how = PairRule::kPath;
 };
 struct Pairing {
   std::vector<GraphPairing> graphs;

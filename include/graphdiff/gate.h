@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/findings.h"
+#include "graphdiff/graph.h"
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
@@ -47,6 +48,12 @@ struct GateUnit {
   // Every fact by metric name: "nodes", "inputs", "outputs", "constants",
   // "parameter_bytes", "op:<op>", "counter:<name>", "finding:<id>".
   std::map<std::string, int64_t> values;
+  // Graphs: the graph itself in a compact structural encoding (EncodeGraph),
+  // so `check` can align the baseline graph with the fresh one and explain a
+  // failure with the diff's findings. Empty for metrics and dump units.
+  std::string structure;
+  // The graph was partial in its dump (Graph::partial).
+  bool partial = false;
   // The source name the loader gave the graph or report (the path as typed,
   // or inside an archive); findings name graphs by it. Not stored in the
   // baseline file and not compared.
@@ -64,6 +71,18 @@ struct Baseline {
   std::vector<GateUnit> units;
   friend bool operator==(const Baseline& a, const Baseline& b);
 };
+
+// A graph as a compact, compressed, base64 text: nodes (op, kind, name,
+// operands, result types, attributes, frame), inputs and outputs, enough for
+// a structural diff; line numbers and the source name are not kept.
+std::string EncodeGraph(const Graph& graph);
+// Inverse of EncodeGraph; `source` names the graph in the result and in errors.
+absl::StatusOr<Graph> DecodeGraph(std::string_view encoded, std::string_view source);
+
+// The unit key part of a dump path: run-stamped directory components
+// (`run_2024_01_01_12_00_00_000000-pid_111`, `rank_3`) become `run_*` and
+// `rank_*`, so keys stay the same from run to run.
+std::string NormalizeUnitPath(std::string_view path);
 
 // Snapshots a dump. `findings` are single-dump findings of that dump
 // (LintDump); each is counted on the graph or metrics report its
@@ -147,6 +166,12 @@ struct UnitCheck {
   std::vector<std::string> reasons;    // one line per failure reason
   std::vector<GateChange> changes;   // every changed metric, breaches first
   std::vector<FindingNote> findings;   // current findings on this unit, top first
+  // A failing graph unit with both structures: the findings of the
+  // structural diff baseline -> current, which explain the failure.
+  std::vector<FindingNote> diff_findings;
+  // Every fact of the unit in the baseline and now (for CSV trends).
+  std::map<std::string, int64_t> old_values;
+  std::map<std::string, int64_t> new_values;
 };
 
 // The whole check.
@@ -157,6 +182,9 @@ struct CheckResult {
   std::vector<UnitCheck> units;  // current dump order, then missing units
   // The command that accepts the current dump as the new baseline.
   std::string update_command;
+  // Files of the dump that were not read as dumps, (path, reason): set by
+  // the caller that loaded the dump (Dump::skipped); reports list them.
+  std::vector<std::pair<std::string, std::string>> skipped;
   int failed() const;
   int improved() const;
 };
@@ -175,6 +203,9 @@ std::string RenderCheckText(const CheckResult& result);
 std::string RenderCheckJson(const CheckResult& result);
 std::string RenderCheckMarkdown(const CheckResult& result);
 std::string RenderCheckJunit(const CheckResult& result);
+// CSV for trend dashboards: a header, then one row per unit and fact
+// (`unit,kind,metric,baseline,current,delta,limit,status`), RFC 4180 quoting.
+std::string RenderCheckCsv(const CheckResult& result);
 
 }  // namespace graphdiff
 GRAPHDIFF_PUBLIC_END

@@ -148,6 +148,9 @@ struct GraphSource {
   uint32_t repeat_count = 1;              // identical consecutive records folded in
 };
 
+// The op of a stand-in node: one a partial dump refers to but leaves out.
+inline constexpr std::string_view kElidedOp = "graphdiff::elided";
+
 // A parsed graph. Nodes are in topological order (every operand refers to an
 // earlier node). Inputs list input nodes in their declared order; outputs are
 // the returned values in order (FX `return`, IR `ROOT=k`).
@@ -159,6 +162,10 @@ struct Graph {
   std::vector<Node> nodes;
   std::vector<uint32_t> inputs;
   std::vector<ValueRef> outputs;
+  // The dump does not hold the whole graph: lines were elided (`...`) or the
+  // text ended inside it. Nodes it refers to but leaves out are stand-ins
+  // with op `graphdiff::elided`. Diffs of a partial graph are lower bounds.
+  bool partial = false;
 
   std::string_view str(StrId id) const { return strings.Get(id); }
   StrId intern(std::string_view s) { return strings.Intern(s); }

@@ -36,13 +36,18 @@ std::string_view DumpFormatName(DumpFormat format);
 // Looks at the text (the first few KiB suffice) and says what it is.
 DumpFormat DetectFormat(std::string_view text);
 
-// A non-fatal problem: a skipped line, a tolerated oddity.
+// A non-fatal problem: a skipped line, a tolerated oddity. Line 0 means the
+// whole file. Past ParseOptions::max_warnings, the last kept diagnostic
+// stands for all the rest: its `count` says how many warnings it covers, so
+// no skipped line goes uncounted.
 struct Diagnostic {
   std::string source;
   uint32_t line = 0;
   uint32_t column = 0;
   std::string message;
-  std::string ToString() const;  // "source:line:col: warning: message"
+  uint32_t count = 1;
+  // "source:line:col: warning: message" ("source: warning: ..." for line 0).
+  std::string ToString() const;
 };
 
 // Limits that keep hostile input from exhausting memory. Defaults suit real
@@ -50,7 +55,7 @@ struct Diagnostic {
 struct ParseOptions {
   size_t max_nodes_per_graph = 50'000'000;
   size_t max_graphs = 1'000'000;
-  size_t max_warnings = 100;  // further warnings are dropped
+  size_t max_warnings = 100;  // further warnings are counted in the last one
 };
 
 // Everything one text yielded.

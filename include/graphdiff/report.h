@@ -11,12 +11,12 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/findings.h"
-#include "nlohmann/json.hpp"
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
@@ -26,10 +26,17 @@ enum class ReportFormat { kText, kJson, kMarkdown };
 absl::StatusOr<ReportFormat> ParseReportFormat(std::string_view name);
 
 // Presentation choices. JSON ignores them (it always holds everything).
+// The default text report fits a screen: the verdict, each finding with one
+// line of evidence, one line per differing pair, and counts of the rest.
 struct RenderOptions {
   bool color = false;     // ANSI colour (the CLI sets it on a tty)
   size_t max_items = 8;  // longer lists end with "... and N more"; 0 = all
   size_t width = 80;      // text wraps at this column
+  // Every finding's explanation and evidence, each pair's changed nodes,
+  // counters, and every reading warning.
+  bool verbose = false;
+  // List identical pairs too (by default they are counted, not listed).
+  bool all = false;
 };
 
 // The version of the diff and lint JSON documents.
@@ -41,18 +48,28 @@ std::string RenderDiff(const DiffResult& result, ReportFormat format,
 std::string RenderDiffText(const DiffResult& result, const RenderOptions& options = {});
 std::string RenderDiffMarkdown(const DiffResult& result,
                                const RenderOptions& options = {});
-nlohmann::ordered_json DiffResultToJson(const DiffResult& result);
+// Like `git diff --stat`: one line per differing graph or metrics pair (node
+// and output counts, a bar of changes), then a summary line.
+std::string RenderDiffStat(const DiffResult& result, const RenderOptions& options = {});
+// One line: the verdict and what was compared.
+std::string RenderDiffBrief(const DiffResult& result);
+// The documented JSON document (docs/json-schema.md), pretty-printed with a
+// trailing newline.
+std::string DiffResultToJson(const DiffResult& result);
 
-// Reads the JSON back. Errors: wrong schema_version, a missing or mistyped
-// key. GraphPairDiff::alignment stays empty (it is not serialised).
-absl::StatusOr<DiffResult> DiffResultFromJson(const nlohmann::json& json);
-nlohmann::ordered_json FindingToJson(const Finding& finding);
-absl::StatusOr<std::vector<Finding>> FindingsFromJson(const nlohmann::json& findings);
+// Reads the JSON text back. Errors: not JSON (with line and column), wrong
+// schema_version, a missing or mistyped key. GraphPairDiff::alignment stays
+// empty (it is not serialised).
+absl::StatusOr<DiffResult> DiffResultFromJson(std::string_view json_text);
+// Reads a JSON list of findings (the "findings" of a diff or lint document).
+absl::StatusOr<std::vector<Finding>> FindingsFromJson(std::string_view json_text);
 
 // `graphdiff lint`: the findings of one dump.
 struct LintReport {
   std::string root;
   std::vector<Finding> findings;
+  // Files of the dump not read as dumps, (path, reason) (Dump::skipped).
+  std::vector<std::pair<std::string, std::string>> skipped;
 };
 std::string RenderLint(const LintReport& report, ReportFormat format,
                        const RenderOptions& options = {});

@@ -15,7 +15,6 @@
 
 #include "graphdiff/graph.h"
 #include "graphdiff/metrics.h"
-#include "nlohmann/json.hpp"
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
@@ -56,7 +55,8 @@ struct StatsReport {
 // {"schema_version": 1, "graphs": [{"source", "name", "kind", "nodes",
 //  "inputs", "outputs", "ops": {...}, ...}], "metrics": [{"source",
 //  "counters": {...}, "metrics": {...}}], "skipped": [...]}
-nlohmann::ordered_json StatsToJson(const StatsReport& report);
+// Pretty-printed, with a trailing newline.
+std::string StatsToJson(const StatsReport& report);
 // Human-readable text; `top_ops` caps the op histogram per graph (0 = all).
 std::string RenderStatsText(const StatsReport& report, size_t top_ops = 0);
 

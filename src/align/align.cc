@@ -114,8 +114,7 @@ void BuildPairs(const State& st, Alignment& out) {
     p.left = l;
     p.right = r;
     // Extra members of a one-to-many group come from the relaxed matcher.
-    p.matcher = align::MatcherName(st.map[0][l] == r ? st.how[0][l]
-                                                     : align::MatcherId::kRelaxed);
+    p.matcher = static_cast<Matcher>(st.map[0][l] == r ? st.how[0][l] : align::MatcherId::kRelaxed);
     // A group: one side's node with all the other side's nodes it pairs with.
     if (right_begin[r + 1] - right_begin[r] > 1) {
       gl.assign(right_members.begin() + right_begin[r],

@@ -131,11 +131,11 @@ absl::Status VerifyAlignment(const Graph& left, const Graph& right, const Alignm
     ++count[1][p.right];
   }
   for (const NodePair& p : a.pairs) {
-    if ((count[0][p.left] > 1 || count[1][p.right] > 1) && p.matcher != "relaxed") {
+    if ((count[0][p.left] > 1 || count[1][p.right] > 1) && p.matcher != Matcher::kRelaxed) {
       return Violation(fmt::format(
           "{} / {} shares a node with another pair but was made by \"{}\", not by the "
           "one-to-many matcher",
-          Label(left, p.left), Label(right, p.right), p.matcher));
+          Label(left, p.left), Label(right, p.right), MatcherName(p.matcher)));
     }
   }
   if (absl::Status s = CheckCoverage(left, "left", count[0], a.left_only); !s.ok()) return s;

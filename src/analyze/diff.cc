@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyze/analyze.h"
+#include "analyze/reading.h"
 #include "analyze/select.h"
 #include "fmt/format.h"
 #include "graphdiff/stats.h"
@@ -43,13 +44,13 @@ void RunGraphFamilies(const PairContext& c, const PairContext& mirror,
   analyze::FindSizeDelta(c, out);
 }
 
-GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, std::string how) {
+GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, PairRule how) {
   GraphPairDiff d;
   d.left_source = l.source.file;
   d.right_source = r.source.file;
   d.left_graph = l.name;
   d.right_graph = r.name;
-  d.how = std::move(how);
+  d.how = how;
   d.kind = r.kind;
   GraphStats ls = ComputeStats(l);
   GraphStats rs = ComputeStats(r);
@@ -118,7 +119,7 @@ struct PairSources {
   std::string right;
 };
 
-absl::Status DiffOnePair(const Graph& l, const Graph& r, std::string how, std::string label,
+absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::string label,
                          const PairSources& sources, const DiffOptions& options,
                          const OpEquivalence& eq, DiffResult* out) {
   absl::StatusOr<Alignment> a = Align(l, r, options.align);
@@ -128,7 +129,7 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, std::string how, std::s
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
   size_t first = out->findings.size();
   RunGraphFamilies(c, mirror, &out->findings);
-  GraphPairDiff d = Summarise(l, r, *a, std::move(how));
+  GraphPairDiff d = Summarise(l, r, *a, how);
   if (!d.identical()) {
     std::vector<Finding> mine(out->findings.begin() + static_cast<std::ptrdiff_t>(first),
                               out->findings.end());
@@ -142,11 +143,11 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, std::string how, std::s
   return absl::OkStatus();
 }
 
-MetricsPairDiff CompareMetrics(const MetricsReport& l, const MetricsReport& r, std::string how) {
+MetricsPairDiff CompareMetrics(const MetricsReport& l, const MetricsReport& r, PairRule how) {
   MetricsPairDiff d;
   d.left_source = l.source;
   d.right_source = r.source;
-  d.how = std::move(how);
+  d.how = how;
   // Later duplicates win, as in MetricsReport.
   std::map<std::string, CounterValues> counters;
   for (const Counter& c : l.counters) counters[c.name].left = c.value;
@@ -194,20 +195,20 @@ bool GraphPairDiff::identical() const {
          right_only_outputs.empty() && left_outputs == right_outputs;
 }
 
-bool MetricsPairDiff::same() const {
+bool MetricsPairDiff::identical() const {
   for (const CounterValues& c : counters) {
     if (c.left != c.right) return false;
   }
   return true;
 }
 
-bool DiffResult::same() const {
+bool DiffResult::identical() const {
   if (!unpaired.empty()) return false;
   for (const GraphPairDiff& p : pairs) {
     if (!p.identical()) return false;
   }
   for (const MetricsPairDiff& m : metrics) {
-    if (!m.same()) return false;
+    if (!m.identical()) return false;
   }
   return true;
 }
@@ -233,6 +234,8 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     absl::Status st = DiffOnePair(l, r, gp.how, PairLabel(GraphLabel(lf, l), GraphLabel(rf, r)),
                                   {lf.path, rf.path}, opts, eq, &result);
     if (!st.ok()) return st;
+    result.pairs.back().left_partial = l.partial;
+    result.pairs.back().right_partial = r.partial;
   }
   for (const MetricsPairing& mp : pairing.metrics) {
     const std::string& lpath = left.files[mp.left_file].path;
@@ -248,31 +251,35 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     analyze::FindCloneCounters(c, &result.findings);
     analyze::FindCounterDeltas(c, &result.findings);
     MetricsPairDiff m = CompareMetrics(l, r, mp.how);
-    if (!m.same()) analyze::FindSmallCounterChanges(c, result.findings, &result.findings);
+    if (!m.identical()) analyze::FindSmallCounterChanges(c, result.findings, &result.findings);
     result.metrics.push_back(std::move(m));
   }
-  auto add_unpaired = [&](const Dump& d, const std::vector<GraphRef>& refs, const char* side) {
+  auto add_unpaired = [&](const Dump& d, const std::vector<GraphRef>& refs, Side side) {
     for (const GraphRef& ref : refs) {
       const Graph& g = d.files[ref.file].graphs[ref.graph];
       if (!analyze::Selected(sel, d.files[ref.file].path, g.name)) continue;
-      result.unpaired.push_back({side, "graph", GraphLabel(d.files[ref.file], g), g.name});
+      result.unpaired.push_back(
+          {side, UnpairedKind::kGraph, GraphLabel(d.files[ref.file], g), g.name});
     }
   };
   auto add_unpaired_metrics = [&](const Dump& d,
                                   const std::vector<std::pair<uint32_t, uint32_t>>& refs,
-                                  const char* side) {
+                                  Side side) {
     for (const auto& [file, report] : refs) {
       const std::string& path = d.files[file].path;
       if (!analyze::Selected(sel, path, "")) continue;
-      result.unpaired.push_back({side, "metrics", fmt::format("{}#{}", path, report), ""});
+      result.unpaired.push_back(
+          {side, UnpairedKind::kMetrics, fmt::format("{}#{}", path, report), ""});
     }
   };
-  add_unpaired(left, pairing.left_unpaired, "left");
-  add_unpaired_metrics(left, pairing.left_unpaired_metrics, "left");
-  add_unpaired(right, pairing.right_unpaired, "right");
-  add_unpaired_metrics(right, pairing.right_unpaired_metrics, "right");
+  add_unpaired(left, pairing.left_unpaired, Side::kLeft);
+  add_unpaired_metrics(left, pairing.left_unpaired_metrics, Side::kLeft);
+  add_unpaired(right, pairing.right_unpaired, Side::kRight);
+  add_unpaired_metrics(right, pairing.right_unpaired_metrics, Side::kRight);
   analyze::LinkFindings(&result.findings, opts.max_evidence);
   SortFindings(&result.findings);
+  analyze::AddReadingNotes(left, Side::kLeft, &result);
+  analyze::AddReadingNotes(right, Side::kRight, &result);
   return result;
 }
 
@@ -283,7 +290,7 @@ absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
   DiffResult result;
   result.left_root = left.source.file;
   result.right_root = right.source.file;
-  absl::Status st = DiffOnePair(left, right, "graphs",
+  absl::Status st = DiffOnePair(left, right, PairRule::kGraphs,
                                 PairLabel(left.source.file, right.source.file),
                                 {left.source.file, right.source.file}, opts,
                                 *opts.align.equivalence, &result);

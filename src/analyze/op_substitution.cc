@@ -102,6 +102,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     std::optional<Side> l = Describe(c.left, c.left.nodes[p.left]);
     std::optional<Side> r = Describe(c.right, c.right.nodes[p.right]);
     if (!l || !r || l->op == r->op) continue;
+    // A stand-in for a node an elided dump left out is no substitution.
+    if (l->op == kElidedOp || r->op == kElidedOp) continue;
     // Everything fused into (or out of) fusions is one story, whatever the
     // fused op: one group per direction, the ops listed inside.
     bool lf = IsFusion(l->op), rf = IsFusion(r->op);

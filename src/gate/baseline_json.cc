@@ -102,6 +102,9 @@ std::string BaselineToJson(const Baseline& b) {
       }
       j["ops"] = Prefixed(u, "op:");
       j["findings"] = Prefixed(u, "finding:");
+      if (u.partial) j["partial"] = true;
+      // Last: long, and only `check` reads it (to explain a failure).
+      if (!u.structure.empty()) j["structure"] = u.structure;
       out["graphs"].push_back(std::move(j));
     } else {
       j["record_index"] = u.record_index;
@@ -168,8 +171,16 @@ absl::StatusOr<Baseline> ParseBaseline(std::string_view text, std::string_view s
         if (!r.String(e, "name", where, &u.name, false) ||
             !r.String(e, "frame", where, &u.frame, false) ||
             !r.String(e, "kind", where, &u.graph_kind, false) ||
-            !r.String(e, "fingerprint", where, &u.fingerprint, false)) {
+            !r.String(e, "fingerprint", where, &u.fingerprint, false) ||
+            !r.String(e, "structure", where, &u.structure, false)) {
           return r.error;
+        }
+        if (auto partial = e.find("partial"); partial != e.end()) {
+          if (!partial->is_boolean()) {
+            r.Fail(where + ".partial", "must be true or false");
+            return r.error;
+          }
+          u.partial = partial->get<bool>();
         }
         for (const auto& [name, v] : e.items()) {
           if (!IsScalar(name)) continue;

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "fmt/format.h"
+#include "gate/explain.h"
 #include "gate/finding_map.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
@@ -193,11 +194,14 @@ std::vector<std::pair<size_t, std::string>> MatchUnits(const Baseline& base,
         return u.fingerprint.empty() ? std::string() : kind(u) + "\n" + u.fingerprint;
       },
       "fingerprint");
-  // Same file, name and frame: pair in record order.
+  // Same file, name and frame: pair in record order. XLA numbers modules by
+  // size (`SyncTensorsGraph.49` grows into `SyncTensorsGraph.52`), so a
+  // trailing `.N` of the name does not count.
   {
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> groups;
     auto prop = [&](const GateUnit& u) {
-      return kind(u) + "\n" + u.file + "\n" + u.name + "\n" + u.frame;
+      return kind(u) + "\n" + u.file + "\n" + gate_internal::StripNameCounter(u.name) + "\n" +
+             u.frame;
     };
     for (size_t c = 0; c < now.units.size(); ++c) {
       if (free_cur(c) && now.units[c].kind == GateUnitKind::kGraph) {
@@ -248,6 +252,25 @@ std::vector<FindingNote> NotesFor(const std::vector<GateUnit>& units, size_t uni
     out.push_back({mine[i]->id, mine[i]->count, mine[i]->title, mine[i]->hint});
   }
   return out;
+}
+
+// Every fact of each unit, both sides, for CSV trends.
+void ExplainValues(const Baseline& baseline, const Baseline& current, CheckResult* result) {
+  std::map<std::pair<GateUnitKind, std::string>, const GateUnit*> old_units, new_units;
+  for (const GateUnit& u : baseline.units) old_units[{u.kind, u.key}] = &u;
+  for (const GateUnit& u : current.units) new_units[{u.kind, u.key}] = &u;
+  for (UnitCheck& check : result->units) {
+    if (!check.is_missing) {
+      if (auto it = new_units.find({check.kind, check.key}); it != new_units.end()) {
+        check.new_values = it->second->values;
+      }
+    }
+    if (!check.baseline_key.empty()) {
+      if (auto it = old_units.find({check.kind, check.baseline_key}); it != old_units.end()) {
+        check.old_values = it->second->values;
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -366,6 +389,8 @@ CheckResult CheckAgainstBaseline(const Baseline& baseline, const Baseline& curre
     }
     result.units.push_back(std::move(u));
   }
+  ExplainValues(baseline, current, &result);
+  gate_internal::ExplainFailures(baseline, current, &result);
   if (result.failed() > 0) {
     result.verdict = GateVerdict::kFail;
   } else if (result.improved() > 0) {

@@ -42,6 +42,11 @@ std::string RenderCheckJson(const CheckResult& result) {
       m["improved"] = c.improved;
       j["changes"].push_back(std::move(m));
     }
+    j["diff_findings"] = Json::array();
+    for (const FindingNote& f : u.diff_findings) {
+      j["diff_findings"].push_back(
+          {{"id", f.id}, {"count", f.count}, {"title", f.title}, {"hint", f.hint}});
+    }
     j["findings"] = Json::array();
     for (const FindingNote& f : u.findings) {
       j["findings"].push_back(
@@ -50,6 +55,10 @@ std::string RenderCheckJson(const CheckResult& result) {
     out["units"].push_back(std::move(j));
   }
   out["update_command"] = result.update_command;
+  out["skipped"] = Json::array();
+  for (const auto& [file, reason] : result.skipped) {
+    out["skipped"].push_back({{"path", file}, {"reason", reason}});
+  }
   return out.dump(2) + "\n";
 }
 

@@ -47,6 +47,10 @@ std::string RenderCheckJunit(const CheckResult& result) {
     for (const std::string& r : u.reasons) body += r + "\n";
     if (u.verdict == GateVerdict::kFail) {
       for (const GateChange* c : OtherChanges(u, 10)) body += "other: " + ChangeText(*c) + "\n";
+      for (const FindingNote& f : u.diff_findings) {
+        body += fmt::format("diff {} (x{}): {}\n", f.id, f.count, f.title);
+        if (!f.hint.empty()) body += fmt::format("  hint: {}\n", f.hint);
+      }
       for (const FindingNote& f : u.findings) {
         body += fmt::format("finding {} (x{}): {}\n", f.id, f.count, f.title);
         if (!f.hint.empty()) body += fmt::format("  hint: {}\n", f.hint);

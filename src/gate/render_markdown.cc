@@ -70,8 +70,14 @@ std::string RenderCheckMarkdown(const CheckResult& result) {
   for (const UnitCheck& u : result.units) {
     if (u.verdict != GateVerdict::kFail) continue;
     std::vector<const GateChange*> other = OtherChanges(u, 10);
-    if (other.empty() && u.findings.empty()) continue;
+    if (other.empty() && u.findings.empty() && u.diff_findings.empty()) continue;
     out += fmt::format("\n<details><summary>Why {} failed</summary>\n\n", Md(u.key));
+    for (const FindingNote& f : u.diff_findings) {
+      out += fmt::format("- **{}** ×{} (diff against the baseline graph): {}", Md(f.id), f.count,
+                         Md(f.title));
+      if (!f.hint.empty()) out += fmt::format(" — hint: {}", Md(f.hint));
+      out += "\n";
+    }
     for (const FindingNote& f : u.findings) {
       out += fmt::format("- **{}** ×{}: {}", Md(f.id), f.count, Md(f.title));
       if (!f.hint.empty()) out += fmt::format(" — hint: {}", Md(f.hint));
@@ -79,6 +85,12 @@ std::string RenderCheckMarkdown(const CheckResult& result) {
     }
     for (const GateChange* c : other) out += fmt::format("- {}\n", Md(ChangeText(*c)));
     out += "\n</details>\n";
+  }
+  if (!result.skipped.empty()) {
+    out += fmt::format("\n**Skipped, not checked ({}):**\n\n", result.skipped.size());
+    for (const auto& [file, reason] : result.skipped) {
+      out += fmt::format("- {}: {}\n", Md(file), Md(reason));
+    }
   }
   std::string advice = AdviceLine(result);
   if (!advice.empty()) {

@@ -2,6 +2,10 @@
 //
 // The terminal report: verdict first, then one block per unit that did not
 // simply pass, with the limit each breach broke and what explains it.
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
@@ -13,6 +17,7 @@ std::string RenderCheckText(const CheckResult& result) {
   std::string out = fmt::format("graphdiff check: {} ({})\n", GateVerdictName(result.verdict),
                                 SummaryLine(result));
   out += fmt::format("  dump: {}\n  baseline: {}\n", result.dump, result.baseline_path);
+  std::vector<std::string> hints;  // printed so far, across units
   for (const UnitCheck& u : result.units) {
     std::string tag;
     if (u.is_new) tag = " [new]";
@@ -30,9 +35,30 @@ std::string RenderCheckText(const CheckResult& result) {
       for (const GateChange* c : other) out += fmt::format("\n      {}", ChangeText(*c));
       out += "\n";
     }
+    auto hint = [&](const std::string& h) {
+      if (h.empty()) return;
+      // The same hint twice says nothing new: point back to it.
+      if (std::find(hints.begin(), hints.end(), h) != hints.end()) {
+        out += "      hint: as above\n";
+        return;
+      }
+      hints.push_back(h);
+      out += fmt::format("      hint: {}\n", h);
+    };
+    if (!u.diff_findings.empty()) out += "    explained by the diff against the baseline graph:\n";
+    for (const FindingNote& f : u.diff_findings) {
+      out += fmt::format("    {} (x{}): {}\n", f.id, f.count, f.title);
+      hint(f.hint);
+    }
     for (const FindingNote& f : u.findings) {
       out += fmt::format("    finding {} (x{}): {}\n", f.id, f.count, f.title);
-      if (!f.hint.empty()) out += fmt::format("      hint: {}\n", f.hint);
+      hint(f.hint);
+    }
+  }
+  if (!result.skipped.empty()) {
+    out += fmt::format("\nSkipped, not checked ({}):\n", result.skipped.size());
+    for (const auto& [file, reason] : result.skipped) {
+      out += fmt::format("  {}: {}\n", file, reason);
     }
   }
   std::string advice = AdviceLine(result);

@@ -1,6 +1,8 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <utility>
 
 #include "fmt/format.h"
 #include "gate/finding_map.h"
@@ -35,7 +37,7 @@ std::string Fingerprint(const GraphStats& s) {
 }
 
 std::string GraphKey(const DumpFile& file, size_t index, const Graph& g) {
-  std::string key = file.path;
+  std::string key = NormalizeUnitPath(file.path);
   if (file.graphs.size() > 1) key += fmt::format("#{}", index);
   if (!g.name.empty()) key += ":" + g.name;
   if (!g.source.frames.empty()) key += "@" + g.source.frames.front();
@@ -47,7 +49,9 @@ GateUnit GraphUnit(const DumpFile& file, size_t index, const Graph& g) {
   GateUnit u;
   u.kind = GateUnitKind::kGraph;
   u.key = GraphKey(file, index, g);
-  u.file = file.path;
+  u.file = NormalizeUnitPath(file.path);
+  u.structure = EncodeGraph(g);
+  u.partial = g.partial;
   u.name = g.name;
   if (!g.source.frames.empty()) u.frame = g.source.frames.front();
   u.graph_kind = std::string(GraphKindName(g.kind));
@@ -66,8 +70,9 @@ GateUnit GraphUnit(const DumpFile& file, size_t index, const Graph& g) {
 GateUnit MetricsUnit(const DumpFile& file, size_t index, const MetricsReport& m) {
   GateUnit u;
   u.kind = GateUnitKind::kMetrics;
-  u.key = file.metrics.size() > 1 ? fmt::format("{}#{}", file.path, index) : file.path;
-  u.file = file.path;
+  std::string path = NormalizeUnitPath(file.path);
+  u.key = file.metrics.size() > 1 ? fmt::format("{}#{}", path, index) : path;
+  u.file = path;
   u.record_index = static_cast<uint32_t>(index);
   u.source = m.source;
   // A later duplicate overrides an earlier one, as in the report itself.
@@ -75,7 +80,49 @@ GateUnit MetricsUnit(const DumpFile& file, size_t index, const MetricsReport& m)
   return u;
 }
 
+bool AllDigits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// `run_2024_01_01_12_00_00_000000-pid_111`, `run_1700000000`: a directory
+// named for one run.
+bool IsRunStamp(std::string_view c) {
+  if (c.substr(0, 4) != "run_" && c.substr(0, 4) != "run-") return false;
+  std::string_view rest = c.substr(4);
+  if (rest.empty() || rest[0] < '0' || rest[0] > '9') return false;
+  for (char ch : rest) {
+    bool ok = (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == 'p' || ch == 'i' ||
+              ch == 'd' || ch == 'T' || ch == ':' || ch == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::string NormalizeUnitPath(std::string_view path) {
+  std::string out;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find_first_of("/!", start);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view c = path.substr(start, end - start);
+    if (IsRunStamp(c)) {
+      out += "run_*";
+    } else if ((c.substr(0, 5) == "rank_" || c.substr(0, 5) == "rank-") &&
+               AllDigits(c.substr(5))) {
+      out += "rank_*";
+    } else if (c.substr(0, 4) == "rank" && AllDigits(c.substr(4))) {
+      out += "rank*";
+    } else {
+      out.append(c.data(), c.size());
+    }
+    if (end == path.size()) break;
+    out += path[end];
+    start = end + 1;
+  }
+  return out;
+}
 
 std::string_view GateUnitKindName(GateUnitKind kind) {
   switch (kind) {
@@ -95,7 +142,7 @@ bool operator==(const GateUnit& a, const GateUnit& b) {
   return a.kind == b.kind && a.key == b.key && a.file == b.file && a.name == b.name &&
          a.frame == b.frame && a.graph_kind == b.graph_kind &&
          a.record_index == b.record_index && a.fingerprint == b.fingerprint &&
-         a.values == b.values;
+         a.values == b.values && a.structure == b.structure && a.partial == b.partial;
 }
 
 bool operator==(const Baseline& a, const Baseline& b) {
@@ -112,6 +159,13 @@ Baseline SnapshotDump(const Dump& dump, const std::vector<Finding>& findings) {
     for (size_t i = 0; i < f.metrics.size(); ++i) {
       b.units.push_back(MetricsUnit(f, i, f.metrics[i]));
     }
+  }
+  // Normalised paths can collide (rank_0 and rank_1 are both rank_*): the
+  // later units get `~2`, `~3` in dump order, which is stable run to run.
+  std::map<std::pair<GateUnitKind, std::string>, int> seen;
+  for (GateUnit& u : b.units) {
+    int n = ++seen[{u.kind, u.key}];
+    if (n > 1) u.key += fmt::format("~{}", n);
   }
   GateUnit dump_unit;
   dump_unit.kind = GateUnitKind::kDump;

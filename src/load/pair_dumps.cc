@@ -139,7 +139,7 @@ bool Informative(const std::vector<Candidate>& left, const std::vector<Candidate
 // Pairs remaining graphs of each kind whose non-empty keys are equal: the
 // k-th left graph with a key goes with the k-th right graph with that key.
 void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyFn key,
-               bool require_informative, const char* how, std::vector<GraphPairing>* out) {
+               bool require_informative, PairRule how, std::vector<GraphPairing>* out) {
   for (GraphKind kind : {GraphKind::kIr, GraphKind::kFx, GraphKind::kHlo}) {
     if (require_informative && !Informative(left, right, kind, key)) continue;
     std::map<std::string, std::vector<size_t>> right_by_key;
@@ -202,7 +202,7 @@ void PairLastOnes(const Dump& left, const Dump& right, std::vector<Candidate>& l
   bool one_file_each = left.files.size() == 1 && right.files.size() == 1;
   if (!one_graph_each && !one_file_each) return;
   a->paired = b->paired = true;
-  out->push_back(GraphPairing{a->ref, b->ref, "only"});
+  out->push_back(GraphPairing{a->ref, b->ref, PairRule::kOnly});
 }
 
 void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
@@ -229,7 +229,7 @@ void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
     if (it == right_by_path.end()) continue;
     Report& b = r[it->second];
     a.paired = b.paired = true;
-    out->metrics.push_back(MetricsPairing{a.file, a.report, b.file, b.report, "path"});
+    out->metrics.push_back(MetricsPairing{a.file, a.report, b.file, b.report, PairRule::kPath});
   }
   size_t j = 0;
   for (Report& a : l) {
@@ -237,7 +237,8 @@ void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
     while (j < r.size() && r[j].paired) ++j;
     if (j == r.size()) break;
     a.paired = r[j].paired = true;
-    out->metrics.push_back(MetricsPairing{a.file, a.report, r[j].file, r[j].report, "order"});
+    out->metrics.push_back(
+        MetricsPairing{a.file, a.report, r[j].file, r[j].report, PairRule::kOrder});
   }
   std::sort(out->metrics.begin(), out->metrics.end(),
             [](const MetricsPairing& x, const MetricsPairing& y) {
@@ -256,11 +257,11 @@ void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
 Pairing PairDumps(const Dump& left, const Dump& right) {
   Pairing out;
   std::vector<Candidate> l = Candidates(left), r = Candidates(right);
-  PairByKey(l, r, PathKey, false, "path", &out.graphs);
-  PairByKey(l, r, NameKey, true, "name", &out.graphs);
-  PairByKey(l, r, FrameKey, true, "frame", &out.graphs);
+  PairByKey(l, r, PathKey, false, PairRule::kPath, &out.graphs);
+  PairByKey(l, r, NameKey, true, PairRule::kName, &out.graphs);
+  PairByKey(l, r, FrameKey, true, PairRule::kFrame, &out.graphs);
   // Every remaining graph has the same key, so this pairs them in order.
-  PairByKey(l, r, NoKey, false, "order", &out.graphs);
+  PairByKey(l, r, NoKey, false, PairRule::kOrder, &out.graphs);
   PairLastOnes(left, right, l, r, &out.graphs);
   std::sort(out.graphs.begin(), out.graphs.end(),
             [](const GraphPairing& a, const GraphPairing& b) {

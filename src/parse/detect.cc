@@ -4,6 +4,7 @@
 // (`graphs.txt.0`, `dump.log`, `out.txt`); content does not.
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "graphdiff/parse.h"
 #include "parse/error.h"
 #include "parse/lines.h"
+#include "parse/log_prefix.h"
 
 namespace graphdiff {
 namespace {
@@ -61,6 +63,14 @@ void AddFxGraphs(std::string_view text, std::string_view source, const ParseOpti
   for (uint32_t i = 0; i < out->graphs.size(); ++i) out->graphs[i].source.record_index = i;
 }
 
+// `ENTRY SyncTensorsGraph.49 {` or `ENTRY %main (p: f32[4]) -> f32[4] {`: an
+// HLO paste that starts below its `HloModule` line.
+bool IsHloEntryHeader(std::string_view body) {
+  if (!StartsWith(body, "ENTRY ")) return false;
+  size_t end = body.find_last_not_of(" \t\r");
+  return end != std::string_view::npos && body[end] == '{';
+}
+
 }  // namespace
 
 std::string_view DumpFormatName(DumpFormat format) {
@@ -76,24 +86,31 @@ std::string_view DumpFormatName(DumpFormat format) {
 }
 
 DumpFormat DetectFormat(std::string_view text) {
-  std::string_view head = text.substr(0, kSniffBytes);
-  if (head.empty() || LooksBinary(head)) return DumpFormat::kUnknown;
+  std::string_view raw_head = text.substr(0, kSniffBytes);
+  if (raw_head.empty() || LooksBinary(raw_head)) return DumpFormat::kUnknown;
+  // Logged dumps are judged by what follows their log prefixes.
+  std::string storage;
+  size_t stripped = 0;
+  std::string_view head = StripLogPrefixes(raw_head, &storage, &stripped);
   int ir_blocks = 0;
   bool save_marker = false, fx = false, hlo = false, metrics = false;
   LineReader lines(head);
   std::string_view line;
   while (lines.Next(&line)) {
-    if (StartsWith(line, "[ScheduleSyncTensorsGraph]") ||
-        StartsWith(line, "## BEGIN_GRAPH")) {
+    // Pasted dumps are often indented as a whole.
+    size_t indent = line.find_first_not_of(" \t");
+    if (indent == std::string_view::npos) continue;
+    std::string_view body = line.substr(indent);
+    if (StartsWith(body, "[ScheduleSyncTensorsGraph]") ||
+        StartsWith(body, "## BEGIN_GRAPH")) {
       save_marker = true;
-    } else if (StartsWith(line, "IR {")) {
+    } else if (StartsWith(body, "IR {")) {
       ++ir_blocks;
-    } else if (StartsWith(line, "HloModule ")) {
+    } else if (StartsWith(body, "HloModule ") || IsHloEntryHeader(body)) {
       hlo = true;
-    } else if (StartsWith(line, "Metric: ") ||
-               StartsWith(line, "Counter: ")) {
+    } else if (StartsWith(body, "Metric: ") || StartsWith(body, "Counter: ")) {
       metrics = true;
-    } else if (line.find("def forward(") != std::string_view::npos) {
+    } else if (body.find("def forward(") != std::string_view::npos) {
       fx = true;
     }
   }
@@ -111,6 +128,18 @@ absl::StatusOr<ParsedText> ParseText(std::string_view text,
   ParsedText out;
   out.format = DetectFormat(text);
   std::vector<Diagnostic>* w = &out.warnings;
+  std::string storage;
+  size_t stripped = 0;
+  if (out.format != DumpFormat::kUnknown) {
+    text = StripLogPrefixes(text, &storage, &stripped);
+    if (stripped > 0) {
+      // Not a problem, but the user should know the text was read through a log.
+      AddWarning(w, options.max_warnings, source, 0, 0,
+                 fmt::format("read through log prefixes (timestamps, hosts, ranks) "
+                             "removed from {} line{}",
+                             stripped, stripped == 1 ? "" : "s"));
+    }
+  }
   switch (out.format) {
     case DumpFormat::kUnknown:
       if (text.empty()) return ParseError(source, text, 0, "empty file");

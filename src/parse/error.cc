@@ -79,13 +79,25 @@ absl::Status ParseError(std::string_view source, std::string_view text,
 void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
                 std::string_view source, uint32_t line, uint32_t column,
                 std::string_view message) {
-  if (warnings == nullptr || warnings->size() >= max_warnings) return;
+  if (warnings == nullptr || max_warnings == 0) return;
+  if (warnings->size() >= max_warnings) {
+    // Keep counting: the last slot becomes the tally of everything beyond.
+    Diagnostic& last = warnings->back();
+    constexpr std::string_view kMore = "further warnings not listed";
+    if (last.message != kMore) {
+      last = Diagnostic{std::string(source), 0, 0, std::string(kMore), last.count};
+    }
+    ++last.count;
+    return;
+  }
   warnings->push_back(
-      Diagnostic{std::string(source), line, column, std::string(message)});
+      Diagnostic{std::string(source), line, column, std::string(message), 1});
 }
 
 std::string Diagnostic::ToString() const {
-  return fmt::format("{}:{}:{}: warning: {}", source, line, column, message);
+  std::string times = count > 1 ? fmt::format(" (x{})", count) : std::string();
+  if (line == 0) return fmt::format("{}: warning: {}{}", source, message, times);
+  return fmt::format("{}:{}:{}: warning: {}{}", source, line, column, message, times);
 }
 
 }  // namespace graphdiff

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "fmt/format.h"
 #include "graphdiff/parse.h"
 #include "parse/error.h"
 #include "parse/fx_code.h"
@@ -138,6 +139,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
   std::vector<Class> classes;
   std::string_view banner;
   std::vector<Graph> graphs;
+  size_t outside = 0;  // non-blank lines that are not graph code
   size_t i = 0;
   while (i < lines.size()) {
     std::string_view t = lines[i].text;
@@ -163,6 +165,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
     }
     if (body.substr(0, 4) != "def ") {
       ++i;  // log text, imports, script lines around the graphs
+      ++outside;
       continue;
     }
     std::string_view fn = Trim(body.substr(4));
@@ -172,6 +175,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
              (FxIsBlank(lines[j].text) || FxIndent(lines[j].text) > indent)) {
         ++j;
       }
+      outside += j - i;
       i = j;
       continue;
     }
@@ -206,6 +210,13 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
   }
   if (graphs.empty()) {
     return ParseError(source, text, 0, "no FX graph found (expected `def forward(`)");
+  }
+  if (outside > 0) {
+    // Expected in a log, but never silent: say how much was not graph code.
+    AddWarning(warnings, options.max_warnings, source, 0, 0,
+               fmt::format("{} line{} outside the graph code skipped (log text, imports, "
+                           "other methods)",
+                           outside, outside == 1 ? "" : "s"));
   }
   return graphs;
 }

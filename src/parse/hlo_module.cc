@@ -35,6 +35,22 @@ bool IsStackFrameSection(std::string_view trimmed) {
          trimmed == "FileLocations" || trimmed == "StackFrames";
 }
 
+// `while_loop.40 {` or `fused (p: f32[4]) -> f32[4] {`: a computation that a
+// paste starting below the `HloModule` line opens with.
+bool LooksLikeComputationHeader(std::string_view trimmed) {
+  size_t i = 0;
+  while (i < trimmed.size() &&
+         ((trimmed[i] >= 'a' && trimmed[i] <= 'z') || (trimmed[i] >= 'A' && trimmed[i] <= 'Z') ||
+          (trimmed[i] >= '0' && trimmed[i] <= '9') || trimmed[i] == '_' || trimmed[i] == '.' ||
+          trimmed[i] == '-')) {
+    ++i;
+  }
+  if (i == 0 || i >= trimmed.size() || trimmed[i] != ' ') return false;
+  std::string_view rest = Trim(trimmed.substr(i));
+  if (rest == "{") return true;
+  return rest.front() == '(' && rest.find(") -> ") != std::string_view::npos;
+}
+
 class Outliner {
  public:
   Outliner(std::string_view text, std::string_view source,
@@ -67,7 +83,8 @@ class Outliner {
       if (in_section && trimmed.front() >= '0' && trimmed.front() <= '9') continue;
       in_section = false;
       if (trimmed.back() == '{' &&
-          (!modules_->empty() || StartsWith(trimmed, "ENTRY") || trimmed.front() == '%')) {
+          (!modules_->empty() || StartsWith(trimmed, "ENTRY") || trimmed.front() == '%' ||
+           LooksLikeComputationHeader(trimmed))) {
         if (modules_->empty()) {
           Warn(line, 1, "computation before any `HloModule` line; starting a module");
           absl::Status st = NewModule({}, start, line);

@@ -135,6 +135,11 @@ class BlockParser {
   absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
   absl::Status Finish();
   Graph TakeGraph() { return std::move(graph_); }
+  // After an elision, operands may name nodes the dump left out.
+  void set_elided() {
+    elided_ = true;
+    graph_.partial = true;
+  }
   Graph& graph() { return graph_; }
 
  private:
@@ -176,6 +181,7 @@ class BlockParser {
   std::vector<ValueRef> operand_scratch_;
   std::vector<Attr> attr_scratch_;
   bool warned_attr_ = false;
+  bool elided_ = false;
 };
 
 bool BlockParser::ParseType(std::string_view type_text,
@@ -223,11 +229,10 @@ absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
   if (type_end == std::string_view::npos || type_end == p) {
     return Error(line, line_no, p, "expected a result type followed by an op");
   }
-  Node& node = graph_.nodes.emplace_back();
-  uint32_t index = static_cast<uint32_t>(graph_.nodes.size() - 1);
+  graph_.nodes.emplace_back();
   size_t type_error_at = 0;
   std::string_view type_error;
-  if (!ParseType(line.substr(p, type_end - p), &node.results, &type_error_at,
+  if (!ParseType(line.substr(p, type_end - p), &graph_.nodes.back().results, &type_error_at,
                  &type_error)) {
     graph_.nodes.pop_back();
     return Error(line, line_no, p + type_error_at,
@@ -277,6 +282,20 @@ absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
         has_output = true;
       }
       uint32_t producer = ids_.Find(ref);
+      if (producer == kNoNode && elided_) {
+        // The node was cut out of the dump (`...`): stand in for it so the
+        // rest of the graph keeps its shape.
+        Node current = std::move(graph_.nodes.back());
+        graph_.nodes.pop_back();
+        Node& stand_in = graph_.nodes.emplace_back();
+        stand_in.name = graph_.intern(fmt::format("%{}", ref));
+        stand_in.op = InternCommon(kElidedOp);
+        stand_in.raw_op = stand_in.op;
+        stand_in.line = line_no;
+        producer = static_cast<uint32_t>(graph_.nodes.size() - 1);
+        ids_.Insert(ref, producer);
+        graph_.nodes.push_back(std::move(current));
+      }
       if (producer == kNoNode) {
         graph_.nodes.pop_back();
         return Error(line, line_no, at,
@@ -305,6 +324,8 @@ absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
     }
   }
 
+  Node& node = graph_.nodes.back();
+  uint32_t index = static_cast<uint32_t>(graph_.nodes.size() - 1);
   if (absl::Status s = ParseAttrs(line, line_no, p, &node); !s.ok()) {
     graph_.nodes.pop_back();
     return s;
@@ -410,6 +431,20 @@ size_t EstimateNodes(std::string_view text, size_t begin, size_t max_nodes) {
   return std::min(lines + 1, max_nodes + 1);
 }
 
+// `...` (or `... 120 more lines`): whoever pasted the dump left nodes out.
+bool IsElision(std::string_view body) {
+  return body.size() >= 3 && body.compare(0, 3, "...") == 0;
+}
+
+void WarnElisions(std::string_view source, const ParseOptions& options,
+                  std::vector<Diagnostic>* warnings, uint32_t elisions, uint32_t first) {
+  if (elisions == 0) return;
+  AddWarning(warnings, options.max_warnings, source, first, 1,
+             fmt::format("{} elision line{} ('...'): nodes were left out of this IR block; "
+                         "the graph is marked partial",
+                         elisions, elisions == 1 ? "" : "s"));
+}
+
 }  // namespace
 
 bool IsIrBlockStart(std::string_view line) {
@@ -427,6 +462,7 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
                      EstimateNodes(text, begin, options.max_nodes_per_graph));
   LineReader lines(text.substr(begin), begin_line);
   std::string_view line;
+  uint32_t elisions = 0, first_elision = 0;
   lines.Next(&line);  // "IR {"
   std::string_view last_line = line;
   while (lines.Next(&line)) {
@@ -435,9 +471,20 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
     while (indent < line.size() && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
     if (indent == line.size()) continue;
     char c = line[indent];
+    if (IsElision(line.substr(indent))) {
+      if (elisions++ == 0) first_elision = lines.line_number();
+      parser.set_elided();
+      continue;
+    }
     if (c == '%') {
       if (absl::Status s = parser.ParseNodeLine(line, indent, lines.line_number()); !s.ok()) {
-        // A last line without its newline is where a killed writer stopped.
+        // A last line without its newline is where a killed writer stopped:
+        // drop the torn line and keep the rest as a cut-short block.
+        if (lines.done() && text.back() != '\n' && !parser.graph().nodes.empty()) {
+          AddWarning(warnings, options.max_warnings, source, lines.line_number(), 1,
+                     "the last line is cut short (no newline at the end); it was dropped");
+          break;
+        }
         if (end != nullptr && lines.done() && text.back() != '\n') end->truncated = true;
         return s;
       }
@@ -445,6 +492,7 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
     }
     if (c == '}' && IsBlank(line.substr(indent + 1))) {
       if (absl::Status s = parser.Finish(); !s.ok()) return s;
+      WarnElisions(source, options, warnings, elisions, first_elision);
       Graph g = parser.TakeGraph();
       g.source.first_line = begin_line;
       g.source.last_line = lines.line_number();
@@ -455,6 +503,25 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
       return g;
     }
     if (indent == 0) {
+      // The next record (or other text) starts inside this block: the block
+      // was cut short. Keep what it has; the caller resumes at this line.
+      if (!parser.graph().nodes.empty() && parser.Finish().ok()) {
+        AddWarning(warnings, options.max_warnings, source, lines.line_number(), 1,
+                   fmt::format("the IR block opened on line {} is not closed with '}}' before "
+                               "this line (truncated dump?); its {} nodes are kept and the "
+                               "graph is marked partial",
+                               begin_line, parser.graph().nodes.size()));
+        WarnElisions(source, options, warnings, elisions, first_elision);
+        Graph g = parser.TakeGraph();
+        g.partial = true;
+        g.source.first_line = begin_line;
+        g.source.last_line = lines.line_number() - 1;
+        if (end != nullptr) {
+          end->offset = begin + lines.line_offset();
+          end->line = lines.line_number() - 1;
+        }
+        return g;
+      }
       return ParseErrorAt(source, lines.line_number(), 1, line,
                           fmt::format("the IR block opened on line {} is not closed with '}}' "
                                       "before this line (truncated dump?)",
@@ -467,6 +534,23 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
   // The text ended inside the block.
   uint32_t line_no = lines.line_number();
   if (end != nullptr) end->truncated = true;
+  if (parser.graph().nodes.size() > 0 && parser.Finish().ok()) {
+    // A dump cut short still shows what it has: keep it, marked partial.
+    AddWarning(warnings, options.max_warnings, source, begin_line, 1,
+               fmt::format("the IR block opened on line {} has no closing '}}' (truncated "
+                           "dump?); its {} nodes are kept and the graph is marked partial",
+                           begin_line, parser.graph().nodes.size()));
+    WarnElisions(source, options, warnings, elisions, first_elision);
+    Graph g = parser.TakeGraph();
+    g.partial = true;
+    g.source.first_line = begin_line;
+    g.source.last_line = line_no;
+    if (end != nullptr) {
+      end->offset = text.size();
+      end->line = line_no;
+    }
+    return g;
+  }
   return ParseErrorAt(source, line_no, static_cast<uint32_t>(last_line.size() + 1),
                       last_line,
                       fmt::format("unexpected end of text: the IR block opened on line {} has "

@@ -132,6 +132,27 @@ std::optional<MetricValue> ParseMetricValue(std::string_view text) {
   if (std::optional<double> plain = ParsePlainNumber(text)) {
     return MetricValue{*plain, MetricUnit::kNumber};
   }
+  // torch_xla prints an undefined mean or accumulator as `nan`, `nanB` or
+  // `-infs`: a value of the unit's kind that is not a number.
+  {
+    std::string_view body = text;
+    bool negative = false;
+    if (body.front() == '+' || body.front() == '-') {
+      negative = body.front() == '-';
+      body.remove_prefix(1);
+    }
+    std::string_view special = body.substr(0, 3);
+    if (special == "nan" || special == "inf" || special == "NaN" || special == "Inf") {
+      std::string_view rest = body.substr(3);
+      if (rest.substr(0, 5) == "inity") rest.remove_prefix(5);
+      double v = special[0] == 'n' || special[0] == 'N'
+                     ? std::nan("")
+                     : (negative ? -HUGE_VAL : HUGE_VAL);
+      if (rest.empty()) return MetricValue{v, MetricUnit::kNumber};
+      if (TimeUnitNanos(rest)) return MetricValue{v, MetricUnit::kNanoseconds};
+      if (ByteUnitBytes(rest)) return MetricValue{v, MetricUnit::kBytes};
+    }
+  }
   // A sequence of <decimal><unit> segments, all time units or one size unit.
   double total = 0;
   int segments = 0;

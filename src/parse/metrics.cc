@@ -66,6 +66,7 @@ class MetricsParser {
       if (!st.ok()) return st;
     }
     EndBlock();
+    EndOrphan();
     if (report_.metrics.empty() && report_.counters.empty() && !tolerated_) {
       return ParseError(source_, text_, 0,
                         "not a metrics report: no `Metric:` or `Counter:` block");
@@ -80,6 +81,7 @@ class MetricsParser {
     std::string_view body = line_.substr(indent);
     bool nested = block_ != Block::kNone && indent > block_indent_;
     if (StartsWith(body, "Metric:")) {
+      EndOrphan();
       EndBlock();
       StartBlock(Block::kMetric, indent, body.substr(7));
       return absl::OkStatus();
@@ -89,6 +91,7 @@ class MetricsParser {
         // Very old reports: the metric's total printed as a nested counter.
         return Accumulator(indent + 8);
       }
+      EndOrphan();
       EndBlock();
       StartBlock(Block::kCounter, indent, body.substr(8));
       return absl::OkStatus();
@@ -96,12 +99,47 @@ class MetricsParser {
     if (nested && block_ == Block::kMetric) return MetricField(indent);
     if (nested && block_ == Block::kCounter) return CounterField(indent);
     EndBlock();
+    if (orphan_line_ != 0 && indent > orphan_indent_) {
+      // A field of a block whose header is garbled (`etric: CompileTime`).
+      ++orphan_fields_;
+      return absl::OkStatus();
+    }
+    EndOrphan();
+    if (IsFieldLine(body)) {
+      Warn(indent, "skipped a metric field outside any `Metric:` or `Counter:` block");
+      return absl::OkStatus();
+    }
     if (IsNameValueLine(body)) {
+      // `TSBackendImpl: N/A` is tolerated; but if indented fields follow, it
+      // was a block header the report mangled, and that must not vanish.
       tolerated_ = true;
+      orphan_line_ = line_number_;
+      orphan_indent_ = indent;
+      orphan_fields_ = 0;
+      orphan_header_ = std::string(body.substr(0, 60));
       return absl::OkStatus();
     }
     Warn(indent, "skipped a line that is not part of a metrics report");
     return absl::OkStatus();
+  }
+
+  static bool IsFieldLine(std::string_view body) {
+    for (std::string_view key : {"TotalSamples:", "Accumulator:", "ValueRate:", "Rate:",
+                                 "Percentiles:", "Mean:", "StdDev:", "Value:"}) {
+      if (StartsWith(body, key)) return true;
+    }
+    return false;
+  }
+
+  void EndOrphan() {
+    if (orphan_line_ != 0 && orphan_fields_ > 0) {
+      WarnAt(orphan_line_, static_cast<uint32_t>(orphan_indent_ + 1),
+             fmt::format("skipped a block of {} lines under '{}', which is not a `Metric:` "
+                         "or `Counter:` header (garbled report?)",
+                         orphan_fields_ + 1, orphan_header_));
+    }
+    orphan_line_ = 0;
+    orphan_fields_ = 0;
   }
 
   void StartBlock(Block block, size_t indent, std::string_view name_text) {
@@ -325,6 +363,12 @@ class MetricsParser {
   bool counter_has_value_ = false;
   bool unit_known_ = false;
   bool tolerated_ = false;
+  // The last tolerated `name: value` line outside a block, while the lines
+  // after it are indented under it.
+  uint32_t orphan_line_ = 0;
+  size_t orphan_indent_ = 0;
+  size_t orphan_fields_ = 0;
+  std::string orphan_header_;
 };
 
 }  // namespace

@@ -31,9 +31,11 @@ json PairToJson(const GraphPairDiff& p) {
   j["right_source"] = p.right_source;
   j["left_graph"] = p.left_graph;
   j["right_graph"] = p.right_graph;
-  j["how"] = p.how;
+  j["how"] = std::string(PairRuleName(p.how));
   j["kind"] = std::string(GraphKindName(p.kind));
   j["identical"] = p.identical();
+  j["left_partial"] = p.left_partial;
+  j["right_partial"] = p.right_partial;
   json s;
   s["left_nodes"] = p.left_nodes;
   s["right_nodes"] = p.right_nodes;
@@ -56,7 +58,7 @@ json PairToJson(const GraphPairDiff& p) {
     r["right"] = row.right;
     r["verdict"] = row.reasons == 0 ? "unchanged" : "changed";
     r["reasons"] = Strings(ChangeReasonNames(row.reasons));
-    r["matcher"] = row.matcher;
+    r["matcher"] = std::string(MatcherName(row.matcher));
     r["detail"] = row.detail;
     r["left_op"] = row.left_op;
     r["right_op"] = row.right_op;
@@ -73,8 +75,8 @@ json MetricsToJson(const MetricsPairDiff& m) {
   json j;
   j["left_source"] = m.left_source;
   j["right_source"] = m.right_source;
-  j["how"] = m.how;
-  j["same"] = m.same();
+  j["how"] = std::string(PairRuleName(m.how));
+  j["same"] = m.identical();
   j["counters"] = json::array();
   for (const CounterValues& c : m.counters) {
     j["counters"].push_back({{"name", c.name}, {"left", Optional(c.left)},
@@ -92,7 +94,7 @@ json MetricsToJson(const MetricsPairDiff& m) {
 
 json FindingsArray(const std::vector<Finding>& findings) {
   json a = json::array();
-  for (const Finding& f : findings) a.push_back(FindingToJson(f));
+  for (const Finding& f : findings) a.push_back(FindingToJsonValue(f));
   return a;
 }
 
@@ -106,7 +108,7 @@ void SeverityTotals(const std::vector<Finding>& findings, json* j) {
 
 }  // namespace
 
-nlohmann::ordered_json FindingToJson(const Finding& f) {
+nlohmann::ordered_json FindingToJsonValue(const Finding& f) {
   json j;
   j["id"] = f.id;
   j["severity"] = std::string(SeverityName(f.severity));
@@ -129,13 +131,13 @@ nlohmann::ordered_json FindingToJson(const Finding& f) {
   return j;
 }
 
-nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
+nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
   json out;
   out["schema_version"] = kReportSchemaVersion;
   json s;
   s["left"] = r.left_root;
   s["right"] = r.right_root;
-  s["same"] = r.same();
+  s["same"] = r.identical();
   s["verdict"] = report::Verdict(r);
   s["graph_pairs"] = r.pairs.size();
   size_t differ = 0;
@@ -143,6 +145,11 @@ nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
   s["different_pairs"] = differ;
   s["metrics_pairs"] = r.metrics.size();
   s["unpaired"] = r.unpaired.size();
+  s["compared_nothing"] = r.empty();
+  s["skipped_files"] = r.skipped.size();
+  uint64_t warnings = 0;
+  for (const ReadingWarning& w : r.warnings) warnings += w.diagnostic.count;
+  s["reading_warnings"] = warnings;
   s["findings"] = r.findings.size();
   SeverityTotals(r.findings, &s);
   out["summary"] = std::move(s);
@@ -151,12 +158,33 @@ nlohmann::ordered_json DiffResultToJson(const DiffResult& r) {
   out["unpaired"] = json::array();
   for (const UnpairedItem& u : r.unpaired) {
     out["unpaired"].push_back(
-        {{"side", u.side}, {"what", u.what}, {"source", u.source}, {"graph", u.graph}});
+        {{"side", std::string(SideName(u.side))},
+         {"what", std::string(UnpairedKindName(u.what))},
+         {"source", u.source},
+         {"graph", u.graph}});
   }
   out["metrics"] = json::array();
   for (const MetricsPairDiff& m : r.metrics) out["metrics"].push_back(MetricsToJson(m));
   out["findings"] = FindingsArray(r.findings);
+  out["skipped"] = json::array();
+  for (const SkippedFile& f : r.skipped) {
+    out["skipped"].push_back(
+        {{"side", std::string(SideName(f.side))}, {"path", f.path}, {"reason", f.reason}});
+  }
+  out["warnings"] = json::array();
+  for (const ReadingWarning& w : r.warnings) {
+    out["warnings"].push_back({{"side", std::string(SideName(w.side))},
+                               {"source", w.diagnostic.source},
+                               {"line", w.diagnostic.line},
+                               {"column", w.diagnostic.column},
+                               {"message", w.diagnostic.message},
+                               {"count", w.diagnostic.count}});
+  }
   return out;
+}
+
+std::string DiffResultToJson(const DiffResult& r) {
+  return DiffResultToJsonValue(r).dump(2) + "\n";
 }
 
 nlohmann::ordered_json LintToJson(const LintReport& r) {
@@ -168,6 +196,10 @@ nlohmann::ordered_json LintToJson(const LintReport& r) {
   SeverityTotals(r.findings, &s);
   out["summary"] = std::move(s);
   out["findings"] = FindingsArray(r.findings);
+  out["skipped"] = json::array();
+  for (const auto& [path, reason] : r.skipped) {
+    out["skipped"].push_back({{"path", path}, {"reason", reason}});
+  }
   return out;
 }
 

@@ -8,6 +8,8 @@
 
 #include "fmt/format.h"
 #include "graphdiff/report.h"
+#include "nlohmann/json.hpp"
+#include "report/formats.h"
 
 namespace graphdiff {
 namespace {
@@ -46,6 +48,26 @@ absl::Status ReadStrings(const json& obj, const char* key, std::vector<std::stri
     if (!s.is_string()) return Bad(key, "expected a list of strings");
     out->push_back(s.get<std::string>());
   }
+  return absl::OkStatus();
+}
+
+// A closed set spelled as a string: one of the names `parse` accepts.
+template <typename E>
+absl::Status ReadEnum(const json& obj, const char* key, bool (*parse)(std::string_view, E*),
+                      E* out) {
+  std::string name;
+  absl::Status st = ReadString(obj, key, &name);
+  if (!st.ok()) return st;
+  if (!parse(name, out)) return Bad(key, fmt::format("unknown value \"{}\"", name));
+  return absl::OkStatus();
+}
+
+// Keys added after schema 1 was published: absent in older documents.
+absl::Status ReadOptionalBool(const json& obj, const char* key, bool* out) {
+  const json* v = Field(obj, key);
+  if (!v) return absl::OkStatus();
+  if (!v->is_boolean()) return Bad(key, "expected true or false");
+  *out = v->get<bool>();
   return absl::OkStatus();
 }
 
@@ -91,7 +113,9 @@ absl::Status ReadPair(const json& j, GraphPairDiff* p) {
   GD_RETURN_IF_ERROR(ReadString(j, "right_source", &p->right_source));
   GD_RETURN_IF_ERROR(ReadString(j, "left_graph", &p->left_graph));
   GD_RETURN_IF_ERROR(ReadString(j, "right_graph", &p->right_graph));
-  GD_RETURN_IF_ERROR(ReadString(j, "how", &p->how));
+  GD_RETURN_IF_ERROR(ReadEnum(j, "how", &ParsePairRule, &p->how));
+  GD_RETURN_IF_ERROR(ReadOptionalBool(j, "left_partial", &p->left_partial));
+  GD_RETURN_IF_ERROR(ReadOptionalBool(j, "right_partial", &p->right_partial));
   absl::StatusOr<GraphKind> kind = ReadKind(j);
   if (!kind.ok()) return kind.status();
   p->kind = *kind;
@@ -128,7 +152,7 @@ absl::Status ReadPair(const json& j, GraphPairDiff* p) {
     if (verdict != (row.reasons == 0 ? "unchanged" : "changed")) {
       return Bad("verdict", fmt::format("\"{}\" disagrees with the reasons", verdict));
     }
-    GD_RETURN_IF_ERROR(ReadString(r, "matcher", &row.matcher));
+    GD_RETURN_IF_ERROR(ReadEnum(r, "matcher", &ParseMatcher, &row.matcher));
     GD_RETURN_IF_ERROR(ReadString(r, "detail", &row.detail));
     GD_RETURN_IF_ERROR(ReadString(r, "left_op", &row.left_op));
     GD_RETURN_IF_ERROR(ReadString(r, "right_op", &row.right_op));
@@ -157,7 +181,7 @@ absl::Status ReadOptional(const json& obj, const char* key, std::optional<T>* ou
 absl::Status ReadMetrics(const json& j, MetricsPairDiff* m) {
   GD_RETURN_IF_ERROR(ReadString(j, "left_source", &m->left_source));
   GD_RETURN_IF_ERROR(ReadString(j, "right_source", &m->right_source));
-  GD_RETURN_IF_ERROR(ReadString(j, "how", &m->how));
+  GD_RETURN_IF_ERROR(ReadEnum(j, "how", &ParsePairRule, &m->how));
   const json* counters = Array(j, "counters");
   const json* metrics = Array(j, "metrics");
   if (!counters || !metrics) return Bad("metrics", "expected counters and metrics lists");
@@ -220,7 +244,7 @@ absl::StatusOr<Finding> ReadFinding(const json& j) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<Finding>> FindingsFromJson(const nlohmann::json& findings) {
+absl::StatusOr<std::vector<Finding>> FindingsFromJsonValue(const nlohmann::json& findings) {
   if (!findings.is_array()) return Bad("findings", "expected a list");
   std::vector<Finding> out;
   for (const json& j : findings) {
@@ -231,7 +255,7 @@ absl::StatusOr<std::vector<Finding>> FindingsFromJson(const nlohmann::json& find
   return out;
 }
 
-absl::StatusOr<DiffResult> DiffResultFromJson(const nlohmann::json& j) {
+absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
   int version = 0;
   GD_RETURN_IF_ERROR(ReadInt(j, "schema_version", &version));
   if (version != kReportSchemaVersion) {
@@ -257,8 +281,8 @@ absl::StatusOr<DiffResult> DiffResultFromJson(const nlohmann::json& j) {
   }
   for (const json& u : *unpaired) {
     UnpairedItem item;
-    GD_RETURN_IF_ERROR(ReadString(u, "side", &item.side));
-    GD_RETURN_IF_ERROR(ReadString(u, "what", &item.what));
+    GD_RETURN_IF_ERROR(ReadEnum(u, "side", &ParseSide, &item.side));
+    GD_RETURN_IF_ERROR(ReadEnum(u, "what", &ParseUnpairedKind, &item.what));
     GD_RETURN_IF_ERROR(ReadString(u, "source", &item.source));
     GD_RETURN_IF_ERROR(ReadString(u, "graph", &item.graph));
     r.unpaired.push_back(std::move(item));
@@ -268,10 +292,56 @@ absl::StatusOr<DiffResult> DiffResultFromJson(const nlohmann::json& j) {
     GD_RETURN_IF_ERROR(ReadMetrics(m, &d));
     r.metrics.push_back(std::move(d));
   }
-  absl::StatusOr<std::vector<Finding>> f = FindingsFromJson(*findings);
+  absl::StatusOr<std::vector<Finding>> f = FindingsFromJsonValue(*findings);
   if (!f.ok()) return f.status();
   r.findings = *std::move(f);
+  if (const json* skipped = Array(j, "skipped")) {
+    for (const json& k : *skipped) {
+      SkippedFile file;
+      GD_RETURN_IF_ERROR(ReadEnum(k, "side", &ParseSide, &file.side));
+      GD_RETURN_IF_ERROR(ReadString(k, "path", &file.path));
+      GD_RETURN_IF_ERROR(ReadString(k, "reason", &file.reason));
+      r.skipped.push_back(std::move(file));
+    }
+  }
+  if (const json* warnings = Array(j, "warnings")) {
+    for (const json& k : *warnings) {
+      ReadingWarning w;
+      GD_RETURN_IF_ERROR(ReadEnum(k, "side", &ParseSide, &w.side));
+      GD_RETURN_IF_ERROR(ReadString(k, "source", &w.diagnostic.source));
+      GD_RETURN_IF_ERROR(ReadInt(k, "line", &w.diagnostic.line));
+      GD_RETURN_IF_ERROR(ReadInt(k, "column", &w.diagnostic.column));
+      GD_RETURN_IF_ERROR(ReadString(k, "message", &w.diagnostic.message));
+      GD_RETURN_IF_ERROR(ReadInt(k, "count", &w.diagnostic.count));
+      r.warnings.push_back(std::move(w));
+    }
+  }
   return r;
+}
+
+namespace {
+
+absl::StatusOr<json> ParseJsonText(std::string_view text) {
+  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    return absl::InvalidArgumentError(
+        "cannot read the report: not valid JSON (truncated or not a graphdiff report?)");
+  }
+  return j;
+}
+
+}  // namespace
+
+absl::StatusOr<DiffResult> DiffResultFromJson(std::string_view json_text) {
+  absl::StatusOr<json> j = ParseJsonText(json_text);
+  if (!j.ok()) return j.status();
+  return DiffResultFromJsonValue(*j);
+}
+
+absl::StatusOr<std::vector<Finding>> FindingsFromJson(std::string_view json_text) {
+  absl::StatusOr<json> j = ParseJsonText(json_text);
+  if (!j.ok()) return j.status();
+  return FindingsFromJsonValue(*j);
 }
 
 }  // namespace graphdiff

@@ -89,7 +89,7 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
            "right-only | inputs | outputs |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (const GraphPairDiff& p : r.pairs) {
       out += fmt::format("| {} | {} | {} | {} | {} → {} | {} ({}) | {} | {} | {} → {} | {} → {} |\n",
-                         Md(report::PairName(p)), report::KindName(p.kind), Md(p.how),
+                         Md(report::PairName(p)), report::KindName(p.kind), PairRuleName(p.how),
                          p.identical() ? "same" : "different", p.left_nodes, p.right_nodes,
                          p.matched, p.changed, p.left_only.size(), p.right_only.size(),
                          p.left_inputs, p.right_inputs, p.left_outputs, p.right_outputs);
@@ -125,10 +125,31 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
     size_t shown = report::Shown(r.unpaired.size(), o.max_items);
     for (size_t i = 0; i < shown; ++i) {
       const UnpairedItem& u = r.unpaired[i];
-      out += fmt::format("- {} only: {} {}{}{}\n", u.side, u.what, Md(u.source),
+      out += fmt::format("- {} only: {} {}{}{}\n", SideName(u.side), UnpairedKindName(u.what),
+                         Md(u.source),
                          u.graph.empty() ? "" : " ", Md(u.graph));
     }
     AppendMore(&out, r.unpaired.size(), shown);
+    out += "\n";
+  }
+  if (!r.skipped.empty()) {
+    out += fmt::format("### Skipped, not compared ({})\n\n", r.skipped.size());
+    size_t shown = report::Shown(r.skipped.size(), o.max_items);
+    for (size_t i = 0; i < shown; ++i) {
+      const SkippedFile& f = r.skipped[i];
+      out += fmt::format("- {}: {}: {}\n", SideName(f.side), Md(f.path), Md(f.reason));
+    }
+    AppendMore(&out, r.skipped.size(), shown);
+    out += "\n";
+  }
+  if (!r.warnings.empty()) {
+    out += fmt::format("### Reading warnings ({})\n\n", r.warnings.size());
+    size_t shown = report::Shown(r.warnings.size(), o.max_items);
+    for (size_t i = 0; i < shown; ++i) {
+      const ReadingWarning& w = r.warnings[i];
+      out += fmt::format("- {}: {}\n", SideName(w.side), Md(w.diagnostic.ToString()));
+    }
+    AppendMore(&out, r.warnings.size(), shown);
     out += "\n";
   }
   return out;

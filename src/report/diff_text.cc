@@ -3,6 +3,8 @@
 // The terminal report: the verdict paragraph first, then the findings (most
 // important first), then what each graph pair and metrics pair shows. Fits
 // RenderOptions::width columns; long lists end with "... and N more".
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,107 @@ void AppendList(std::string* out, std::string_view heading, const std::vector<st
                "      ");
 }
 
+// "as in 2." when an earlier finding already gave this hint.
+std::string HintText(const std::vector<Finding>& findings, size_t i) {
+  for (size_t k = 0; k < i; ++k) {
+    if (findings[k].hint == findings[i].hint) return fmt::format("as in {}.", k + 1);
+  }
+  return findings[i].hint;
+}
+
+std::string OneLine(std::string text, size_t width) {
+  if (width > 4 && text.size() > width) text = text.substr(0, width - 3) + "...";
+  return text + "\n";
+}
+
+// The compact form: title, one line of evidence, the hint. The same finding
+// in several graphs (the FX and the IR view of one change) is one entry; info
+// findings are counted in one line when warnings tell the story.
+void AppendFindingsBrief(std::string* out, const std::vector<Finding>& findings,
+                         bool single_graph, const RenderOptions& o) {
+  *out += Paint(fmt::format("Findings ({}: {})", findings.size(),
+                            report::SeverityCounts(findings)),
+                "1", o.color);
+  *out += "\n";
+  bool serious = !findings.empty() && findings[0].severity != Severity::kInfo;
+  std::vector<std::vector<size_t>> groups;
+  std::map<std::string, size_t> info;  // id -> findings folded into the summary line
+  std::vector<std::string> info_order;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    if (serious && f.severity == Severity::kInfo) {
+      if (info[f.id]++ == 0) info_order.push_back(f.id);
+      continue;
+    }
+    bool merged = false;
+    for (std::vector<size_t>& g : groups) {
+      const Finding& first = findings[g[0]];
+      if (first.id == f.id && first.title == f.title && first.hint == f.hint) {
+        g.push_back(i);
+        merged = true;
+        break;
+      }
+    }
+    if (!merged) groups.push_back({i});
+  }
+  size_t shown = report::Shown(groups.size(), std::max<size_t>(o.max_items, 1));
+  std::vector<std::string> hints;
+  for (size_t n = 0; n < shown; ++n) {
+    const Finding& f = findings[groups[n][0]];
+    std::string head = fmt::format("{}. [{}] {}: ", n + 1, SeverityName(f.severity), f.id);
+    std::string indent(std::min<size_t>(head.size(), 6), ' ');
+    std::string title = f.title;
+    if (groups[n].size() > 1) {
+      for (size_t k : groups[n]) title += (k == groups[n][0] ? " (" : ", ") + findings[k].graph;
+      title += ")";
+    } else if (!f.graph.empty() && !single_graph && f.evidence.empty()) {
+      title += " (" + f.graph + ")";  // the evidence line names the file otherwise
+    }
+    std::string wrapped = Wrap(head + title, o.width, "", indent);
+    if (o.color) {
+      std::string tag = fmt::format("[{}]", SeverityName(f.severity));
+      size_t at = wrapped.find(tag);
+      wrapped.replace(at, tag.size(), Paint(tag, report::SeverityColor(f.severity), true));
+    }
+    *out += wrapped;
+    size_t total = f.evidence.size() + static_cast<size_t>(f.evidence_omitted);
+    if (!f.evidence.empty()) {
+      std::string more = total > 1 ? fmt::format(" (+{} more)", total - 1) : std::string();
+      std::string line = indent + "e.g. " + report::EvidenceLine(f.evidence[0]);
+      size_t room = o.width > more.size() ? o.width - more.size() : o.width;
+      std::string clipped = OneLine(line, room);
+      clipped.pop_back();
+      *out += clipped + more + "\n";
+    }
+    if (!f.hint.empty()) {
+      auto seen = std::find(hints.begin(), hints.end(), f.hint);
+      std::string hint = seen == hints.end()
+                             ? f.hint
+                             : fmt::format("as in {}.", seen - hints.begin() + 1);
+      if (seen == hints.end()) {
+        hints.resize(n);
+        hints.push_back(f.hint);
+      }
+      *out += Wrap("hint: " + hint, o.width, indent, indent + "  ");
+    }
+    if (hints.size() <= n) hints.resize(n + 1);
+  }
+  if (shown < groups.size()) {
+    *out += fmt::format("   ... and {} more (--verbose lists them)\n", groups.size() - shown);
+  }
+  if (!info.empty()) {
+    size_t total = 0;
+    std::string list;
+    for (const std::string& id : info_order) {
+      total += info[id];
+      list += fmt::format("{}{} x{}", list.empty() ? "" : ", ", id, info[id]);
+    }
+    *out += Wrap(fmt::format("+ {} info finding{}: {} (--verbose lists them)", total,
+                             total == 1 ? "" : "s", list),
+                 o.width, "   ", "     ");
+  }
+}
+
 void AppendFindings(std::string* out, const std::vector<Finding>& findings,
                     const RenderOptions& o) {
   *out += Paint(fmt::format("Findings ({}: {})", findings.size(),
@@ -52,7 +155,9 @@ void AppendFindings(std::string* out, const std::vector<Finding>& findings,
     *out += wrapped;
     if (!f.graph.empty()) *out += Wrap("graph: " + f.graph, o.width, indent, indent + "  ");
     if (!f.explanation.empty()) *out += Wrap(f.explanation, o.width, indent, indent);
-    if (!f.hint.empty()) *out += Wrap("hint: " + f.hint, o.width, indent, indent + "  ");
+    if (!f.hint.empty()) {
+      *out += Wrap("hint: " + HintText(findings, i), o.width, indent, indent + "  ");
+    }
     size_t total = f.evidence.size() + static_cast<size_t>(f.evidence_omitted);
     if (total > 0) {
       *out += fmt::format("{}evidence ({}):\n", indent, total);
@@ -71,10 +176,34 @@ void AppendFindings(std::string* out, const std::vector<Finding>& findings,
   }
 }
 
+std::string PartialNote(const GraphPairDiff& p) {
+  if (p.left_partial && p.right_partial) return " (both partial)";
+  if (p.left_partial) return " (left partial)";
+  if (p.right_partial) return " (right partial)";
+  return "";
+}
+
+// One line per pair: nodes (+right-only -left-only ~changed), outputs, inputs.
+std::string PairOneLiner(const GraphPairDiff& p) {
+  std::string line = fmt::format("{} [{}]{}: ", report::PairName(p), report::KindName(p.kind),
+                                 PartialNote(p));
+  if (p.identical()) return line + fmt::format("same ({} nodes)", p.left_nodes);
+  line += fmt::format("nodes {}->{} (+{} -{} ~{})", p.left_nodes, p.right_nodes,
+                      p.right_only.size(), p.left_only.size(), p.changed);
+  if (p.left_outputs != p.right_outputs) {
+    line += fmt::format(", outputs {}->{}", p.left_outputs, p.right_outputs);
+  }
+  if (p.left_inputs != p.right_inputs) {
+    line += fmt::format(", inputs {}->{}", p.left_inputs, p.right_inputs);
+  }
+  return line;
+}
+
 void AppendPair(std::string* out, const GraphPairDiff& p, const RenderOptions& o) {
   std::string_view state = p.identical() ? "same" : "different";
-  std::string head = Wrap(fmt::format("{} [{}, paired by {}]: {}", report::PairName(p),
-                                      report::KindName(p.kind), p.how, state),
+  std::string head = Wrap(fmt::format("{} [{}, paired by {}]{}: {}", report::PairName(p),
+                                      report::KindName(p.kind), PairRuleName(p.how), PartialNote(p),
+                                      state),
                           o.width, "  ", "    ");
   if (o.color) {
     // Colour after wrapping so escapes never count toward the width.
@@ -122,57 +251,150 @@ std::string Value(const std::optional<int64_t>& v) {
   return v ? std::to_string(*v) : std::string("absent");
 }
 
+// Unpaired items, skipped files and reading warnings: everything the
+// comparison did not cover, so nothing is dropped silently.
+void AppendUncovered(std::string* out, const DiffResult& r, const RenderOptions& o) {
+  if (!r.unpaired.empty()) {
+    *out += "\n" + Paint(fmt::format("Unpaired ({})", r.unpaired.size()), "1", o.color) + "\n";
+    size_t shown = report::Shown(r.unpaired.size(), o.max_items);
+    for (size_t i = 0; i < shown; ++i) {
+      const UnpairedItem& u = r.unpaired[i];
+      *out += Wrap(fmt::format("{} only: {} {}{}{}", SideName(u.side), UnpairedKindName(u.what),
+                               u.source,
+                               u.graph.empty() ? "" : " ", u.graph),
+                   o.width, "  ", "    ");
+    }
+    AppendMore(out, r.unpaired.size(), shown, "  ");
+  }
+  if (!r.skipped.empty()) {
+    *out += "\n" + Paint(fmt::format("Skipped, not compared ({})", r.skipped.size()), "1",
+                         o.color) + "\n";
+    size_t shown = report::Shown(r.skipped.size(), o.verbose ? 0 : o.max_items);
+    for (size_t i = 0; i < shown; ++i) {
+      const SkippedFile& f = r.skipped[i];
+      *out += Wrap(fmt::format("{}: {}: {}", SideName(f.side), f.path, f.reason), o.width, "  ",
+                   "    ");
+    }
+    AppendMore(out, r.skipped.size(), shown, "  ");
+  }
+  if (!r.warnings.empty()) {
+    uint64_t total = 0;
+    std::vector<std::string> files;
+    for (const ReadingWarning& w : r.warnings) {
+      total += w.diagnostic.count;
+      if (files.empty() || files.back() != w.diagnostic.source) {
+        files.push_back(w.diagnostic.source);
+      }
+    }
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    *out += "\n" + Paint(fmt::format("Reading warnings ({} in {} file{})", total, files.size(),
+                                     files.size() == 1 ? "" : "s"),
+                         "1", o.color) + "\n";
+    size_t limit = o.verbose ? 0 : std::min<size_t>(o.max_items == 0 ? 3 : o.max_items, 3);
+    size_t shown = report::Shown(r.warnings.size(), limit);
+    for (size_t i = 0; i < shown; ++i) {
+      const ReadingWarning& w = r.warnings[i];
+      *out += Wrap(fmt::format("{}: {}", SideName(w.side), w.diagnostic.ToString()), o.width, "  ",
+                   "    ");
+    }
+    if (shown < r.warnings.size()) {
+      *out += fmt::format("  ... and {} more (--verbose lists them)\n",
+                          r.warnings.size() - shown);
+    }
+  }
+}
+
+void AppendMetrics(std::string* out, const DiffResult& r, const RenderOptions& o) {
+  if (r.metrics.empty()) return;
+  *out += "\n" + Paint(fmt::format("Metrics ({})", r.metrics.size()), "1", o.color) + "\n";
+  for (const MetricsPairDiff& m : r.metrics) {
+    std::vector<std::string> moved;
+    for (const CounterValues& c : m.counters) {
+      if (c.left != c.right) {
+        moved.push_back(fmt::format("{} {} -> {}", c.name, Value(c.left), Value(c.right)));
+      }
+    }
+    std::string head = fmt::format("{} [paired by {}]: {} of {} counters changed",
+                                   report::MetricsName(m), PairRuleName(m.how), moved.size(),
+                                   m.counters.size());
+    if (!o.verbose) {
+      // One line: the first few moves.
+      size_t shown = report::Shown(moved.size(), std::min<size_t>(3, std::max<size_t>(
+                                                                       o.max_items, 1)));
+      std::string list;
+      for (size_t i = 0; i < shown; ++i) list += (i ? ", " : ": ") + moved[i];
+      if (shown < moved.size()) list += fmt::format(", +{} more", moved.size() - shown);
+      *out += Wrap(head + list, o.width, "  ", "    ");
+      continue;
+    }
+    *out += Wrap(head, o.width, "  ", "    ");
+    size_t shown = report::Shown(moved.size(), o.max_items);
+    for (size_t i = 0; i < shown; ++i) *out += Wrap(moved[i], o.width, "    ", "      ");
+    AppendMore(out, moved.size(), shown, "    ");
+  }
+}
+
 }  // namespace
 
 std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
   std::string out;
-  out += Paint(fmt::format("graphdiff: {} -> {}", r.left_root, r.right_root), "1", o.color);
-  out += "\n\n";
-  std::string verdict = report::Verdict(r);
+  out += Paint(Wrap(fmt::format("graphdiff: {} -> {}", r.left_root, r.right_root), o.width, "",
+                    "  "),
+               "1", o.color);
+  out += "\n";
+  std::string verdict = o.verbose ? report::Verdict(r) : report::VerdictHead(r);
+  size_t verdict_at = out.size();
   out += Wrap(verdict, o.width, "", "");
   if (o.color) {
     // Highlight the leading verdict word only.
-    size_t end = out.find(':', out.find("\n\n") + 2);
-    size_t start = out.find("\n\n") + 2;
+    size_t end = out.find(':', verdict_at);
     if (end != std::string::npos) {
-      out.replace(start, end - start,
-                  Paint(out.substr(start, end - start), r.same() ? "1;32" : "1;31", true));
+      out.replace(verdict_at, end - verdict_at,
+                  Paint(out.substr(verdict_at, end - verdict_at),
+                        r.identical() ? "1;32" : "1;31", true));
     }
   }
   out += "\n";
   if (!r.findings.empty()) {
-    AppendFindings(&out, r.findings, o);
+    if (o.verbose) {
+      AppendFindings(&out, r.findings, o);
+    } else {
+      AppendFindingsBrief(&out, r.findings, r.pairs.size() + r.metrics.size() <= 1, o);
+    }
     out += "\n";
   }
-  out += Paint(fmt::format("Graph pairs ({})", r.pairs.size()), "1", o.color) + "\n";
-  for (const GraphPairDiff& p : r.pairs) AppendPair(&out, p, o);
-  if (!r.metrics.empty()) {
-    out += "\n" + Paint(fmt::format("Metrics ({})", r.metrics.size()), "1", o.color) + "\n";
-    for (const MetricsPairDiff& m : r.metrics) {
-      std::vector<std::string> moved;
-      for (const CounterValues& c : m.counters) {
-        if (c.left != c.right) {
-          moved.push_back(fmt::format("{} {} -> {}", c.name, Value(c.left), Value(c.right)));
-        }
-      }
-      out += Wrap(fmt::format("{} [paired by {}]: {} of {} counters changed",
-                              report::MetricsName(m), m.how, moved.size(), m.counters.size()),
-                  o.width, "  ", "    ");
-      size_t shown = report::Shown(moved.size(), o.max_items);
-      for (size_t i = 0; i < shown; ++i) out += Wrap(moved[i], o.width, "    ", "      ");
-      AppendMore(&out, moved.size(), shown, "    ");
+  size_t same = 0;
+  for (const GraphPairDiff& p : r.pairs) same += p.identical();
+  std::string heading = fmt::format("Graph pairs ({}", r.pairs.size());
+  if (!r.pairs.empty()) {
+    heading += fmt::format(": {} differ, {} same", r.pairs.size() - same, same);
+    if (!o.verbose && same < r.pairs.size()) heading += "; nodes +added -removed ~changed";
+  }
+  out += Paint(Wrap(heading + ")", o.width, "", "  "), "1", o.color);
+  std::vector<const GraphPairDiff*> listed;
+  for (const GraphPairDiff& p : r.pairs) {
+    if (o.all || !p.identical()) listed.push_back(&p);
+  }
+  size_t shown = o.verbose ? listed.size() : report::Shown(listed.size(), o.max_items);
+  for (size_t i = 0; i < shown; ++i) {
+    if (o.verbose) {
+      AppendPair(&out, *listed[i], o);
+    } else {
+      out += Wrap(PairOneLiner(*listed[i]), o.width, "  ", "    ");
     }
   }
-  if (!r.unpaired.empty()) {
-    out += "\n" + Paint(fmt::format("Unpaired ({})", r.unpaired.size()), "1", o.color) + "\n";
-    size_t shown = report::Shown(r.unpaired.size(), o.max_items);
-    for (size_t i = 0; i < shown; ++i) {
-      const UnpairedItem& u = r.unpaired[i];
-      out += Wrap(fmt::format("{} only: {} {}{}{}", u.side, u.what, u.source,
-                              u.graph.empty() ? "" : " ", u.graph),
-                  o.width, "  ", "    ");
-    }
-    AppendMore(&out, r.unpaired.size(), shown, "  ");
+  if (shown < listed.size()) {
+    out += fmt::format("  ... and {} more (--stat lists every pair)\n", listed.size() - shown);
+  }
+  if (!o.all && same > 0) {
+    out += fmt::format("  ({} identical pair{} not listed; --all lists them)\n", same,
+                       same == 1 ? "" : "s");
+  }
+  AppendMetrics(&out, r, o);
+  AppendUncovered(&out, r, o);
+  if (!o.verbose && !r.identical()) {
+    out += "\nMore: --verbose, --stat, --format json.\n";
   }
   return out;
 }

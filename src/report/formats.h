@@ -7,12 +7,18 @@
 #include <string>
 
 #include "graphdiff/report.h"
+#include "nlohmann/json.hpp"
 
 namespace graphdiff {
 
 std::string RenderLintText(const LintReport& report, const RenderOptions& options);
 std::string RenderLintMarkdown(const LintReport& report, const RenderOptions& options);
 nlohmann::ordered_json LintToJson(const LintReport& report);
+// The JSON values behind the public text functions.
+nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& result);
+nlohmann::ordered_json FindingToJsonValue(const Finding& finding);
+absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& json);
+absl::StatusOr<std::vector<Finding>> FindingsFromJsonValue(const nlohmann::json& findings);
 
 }  // namespace graphdiff
 

@@ -19,7 +19,7 @@ std::string RenderDiff(const DiffResult& result, ReportFormat format,
                        const RenderOptions& options) {
   switch (format) {
     case ReportFormat::kText: return RenderDiffText(result, options);
-    case ReportFormat::kJson: return DiffResultToJson(result).dump(2) + "\n";
+    case ReportFormat::kJson: return DiffResultToJson(result);
     case ReportFormat::kMarkdown: return RenderDiffMarkdown(result, options);
   }
   return RenderDiffText(result, options);

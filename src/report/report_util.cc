@@ -108,13 +108,20 @@ std::string SeverityCounts(const std::vector<Finding>& findings) {
   return out.empty() ? "none" : out;
 }
 
-std::string Verdict(const DiffResult& r) {
+std::string VerdictHead(const DiffResult& r) {
+  if (r.empty()) {
+    return fmt::format(
+        "Nothing compared: no graph pair and no metrics pair (left holds {} graph{} and {} "
+        "metrics report{}, right {} and {}).",
+        r.left_graphs, r.left_graphs == 1 ? "" : "s", r.left_metrics,
+        r.left_metrics == 1 ? "" : "s", r.right_graphs, r.right_metrics);
+  }
   size_t differ = 0;
   for (const GraphPairDiff& p : r.pairs) differ += !p.identical();
   size_t metrics_differ = 0;
-  for (const MetricsPairDiff& m : r.metrics) metrics_differ += !m.same();
+  for (const MetricsPairDiff& m : r.metrics) metrics_differ += !m.identical();
   std::string out;
-  if (r.same()) {
+  if (r.identical()) {
     out = fmt::format(
         "Same up to numbering and order: {} graph pair{} and {} metrics report{} compared.",
         r.pairs.size(), r.pairs.size() == 1 ? "" : "s", r.metrics.size(),
@@ -129,7 +136,20 @@ std::string Verdict(const DiffResult& r) {
     if (!r.unpaired.empty()) out += fmt::format(", {} unpaired", r.unpaired.size());
     out += ".";
   }
-  if (r.findings.empty()) return out + (r.same() ? "" : " No findings explain it.");
+  size_t partial = 0;
+  for (const GraphPairDiff& p : r.pairs) partial += p.left_partial || p.right_partial;
+  if (partial > 0) {
+    out += fmt::format(" {} pair{} involve{} a partial graph (elided or truncated in the dump): "
+                       "counts there are what the dump holds.",
+                       partial, partial == 1 ? "" : "s", partial == 1 ? "s" : "");
+  }
+  return out;
+}
+
+std::string Verdict(const DiffResult& r) {
+  std::string out = VerdictHead(r);
+  if (r.empty()) return out;
+  if (r.findings.empty()) return out + (r.identical() ? "" : " No findings explain it.");
   // The story: the most important findings (already sorted), at most five,
   // and no info finding crowding out a list that has warnings.
   std::vector<std::string> items;

@@ -36,6 +36,8 @@ std::string_view KindName(GraphKind kind);
 // The verdict paragraph: same or different, how much was compared, and the
 // titles of the most important findings.
 std::string Verdict(const DiffResult& r);
+// Its first part: same, different or nothing compared, and how much.
+std::string VerdictHead(const DiffResult& r);
 
 // Counts of findings per severity: "2 warnings, 3 info".
 std::string SeverityCounts(const std::vector<Finding>& findings);

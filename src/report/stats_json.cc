@@ -1,9 +1,12 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/stats.h"
+#include "nlohmann/json.hpp"
 
 namespace graphdiff {
 
-nlohmann::ordered_json StatsToJson(const StatsReport& report) {
+namespace {
+
+nlohmann::ordered_json StatsToJsonValue(const StatsReport& report) {
   nlohmann::ordered_json out;
   out["schema_version"] = 1;
   out["graphs"] = nlohmann::ordered_json::array();
@@ -62,5 +65,9 @@ nlohmann::ordered_json StatsToJson(const StatsReport& report) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string StatsToJson(const StatsReport& report) { return StatsToJsonValue(report).dump(2) + "\n"; }
 
 }  // namespace graphdiff

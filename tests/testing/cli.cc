@@ -30,14 +30,19 @@ std::string Slurp(const std::string& path) {
 
 }  // namespace
 
-CliResult RunCli(const std::vector<std::string>& args) {
+CliResult RunCli(const std::vector<std::string>& args) { return RunCli(args, CliOptions{}); }
+
+CliResult RunCli(const std::vector<std::string>& args, const CliOptions& options) {
   static int counter = 0;
   std::string base = ::testing::TempDir() + "/graphdiff_cli_" +
                      std::to_string(::getpid()) + "_" + std::to_string(counter++);
-  std::string cmd = "cd " + Quote(GRAPHDIFF_TESTDATA_DIR) + " && " +
-                    Quote(GRAPHDIFF_CLI_PATH);
+  // The caller's terminal width must not leak into reports under test.
+  std::string cmd = "cd " + Quote(GRAPHDIFF_TESTDATA_DIR) + " && env -u COLUMNS";
+  for (const std::string& e : options.env) cmd += " " + Quote(e);
+  cmd += " " + Quote(GRAPHDIFF_CLI_PATH);
   for (const std::string& a : args) cmd += " " + Quote(a);
-  cmd += " >" + Quote(base + ".out") + " 2>" + Quote(base + ".err") + " </dev/null";
+  cmd += " >" + Quote(base + ".out") + " 2>" + Quote(base + ".err") + " <" +
+         Quote(options.stdin_file.empty() ? std::string("/dev/null") : options.stdin_file);
   int status = std::system(cmd.c_str());
   CliResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -19,6 +19,13 @@ struct CliResult {
 // Runs `graphdiff ARGS...` with the working directory set to testdata/.
 CliResult RunCli(const std::vector<std::string>& args);
 
+// How to run it otherwise: standard input from a file, extra environment.
+struct CliOptions {
+  std::string stdin_file;        // default: /dev/null
+  std::vector<std::string> env;  // "NAME=value" assignments
+};
+CliResult RunCli(const std::vector<std::string>& args, const CliOptions& options);
+
 // Writes `content` to a fresh file under the test temp dir; returns its path.
 std::string WriteTempFile(const std::string& name, const std::string& content);
 

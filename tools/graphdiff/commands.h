@@ -14,6 +14,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
 
 namespace graphdiff::cli {
@@ -37,8 +38,10 @@ Runner AddLintCommand(CLI::App& app);
 bool WantColor(const std::string& mode, const std::string& output);
 
 // Loads a dump, lints it and snapshots it for the gate (snapshot_cmd.cc);
-// `findings` receives the lint findings.
-absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings);
+// `findings` receives the lint findings, `skipped` the files not read (shown
+// as the user named them). Refuses a dump with no graphs.
+absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings,
+                                      std::vector<std::pair<std::string, std::string>>* skipped);
 
 // Prints "graphdiff: <message>" to stderr and returns kExitTrouble.
 int Fail(const absl::Status& status);
@@ -46,8 +49,25 @@ int Fail(const absl::Status& status);
 // typed for a plain file, `root/inner` in a directory, `root!inner` in an
 // archive.
 std::string DisplayPath(const std::string& root, const std::string& inner);
-// Writes `text` to `path`, or stdout when path is empty or "-".
+// Writes `text` to `path`, or stdout when path is empty or "-". Errors say
+// why (`cannot write X: No such file or directory`).
 absl::Status WriteOutput(const std::string& path, std::string_view text);
+
+// The report width: `requested` when non-zero; else the terminal's width
+// when stdout is one (TIOCGWINSZ); else $COLUMNS; else 80.
+size_t OutputWidth(size_t requested);
+// LoadDump, except that "-" reads the dump (a file or an archive) from
+// standard input.
+absl::StatusOr<Dump> LoadInput(const std::string& path);
+// The text-report tail that lists a dump's skipped files (at most
+// `max_items`, 0 = all) and every reading warning.
+std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items);
+// True when the dump holds at least one graph or metrics report.
+bool HoldsSomething(const Dump& dump);
+// Why a dump that holds nothing is trouble, and what to do about it.
+std::string WhyNothingReadable(const Dump& dump, const std::string& path);
+// The subcommand `typed` was probably meant to be, or "" when none is close.
+std::string SuggestCommand(std::string_view typed, const std::vector<std::string>& names);
 
 }  // namespace graphdiff::cli
 

@@ -3,7 +3,11 @@
 // `graphdiff diff LEFT RIGHT`: load both dumps, diff, render. Exit 0 when the
 // dumps are the same up to numbering and order, 1 when they differ, 2 on
 // trouble.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <tuple>
+#include <vector>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -13,6 +17,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/equivalence.h"
@@ -41,39 +46,102 @@ struct DiffArgs {
   std::string equiv;
   std::string color = "auto";
   size_t max_items = 8;
+  size_t width = 0;
   std::string graph;
+  bool verbose = false;
+  bool all = false;
+  bool stat = false;
+  bool brief = false;
 };
+
+// Names the graphs a selector could have matched, so a typo is easy to see.
+std::string GraphNames(const Dump& dump) {
+  std::vector<std::string> names;
+  for (const DumpFile& f : dump.files) {
+    for (const Graph& g : f.graphs) {
+      names.push_back(g.name.empty() ? f.path : f.path + ":" + g.name);
+      if (names.size() == 5) break;
+    }
+    if (names.size() == 5) break;
+  }
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
 
 int RunDiff(const DiffArgs& args) {
   absl::StatusOr<ReportFormat> format = ParseReportFormat(args.format);
   if (!format.ok()) return Fail(format.status());
+  if (args.left == "-" && args.right == "-") {
+    return Fail(absl::InvalidArgumentError(
+        "only one side can be read from standard input ('-'); name a file for the other"));
+  }
   OpEquivalence eq = OpEquivalence::BuiltIn();
   if (!args.equiv.empty()) {
     std::ifstream f(args.equiv, std::ios::binary);
-    if (!f) return Fail(absl::NotFoundError("cannot read " + args.equiv));
+    if (!f) {
+      return Fail(absl::NotFoundError(
+          fmt::format("cannot read --equiv file {}: {}", args.equiv, std::strerror(errno))));
+    }
     std::ostringstream text;
     text << f.rdbuf();
     absl::Status st = eq.AddJson(text.str(), args.equiv);
     if (!st.ok()) return Fail(st);
   }
-  absl::StatusOr<Dump> left = LoadDump(args.left);
+  absl::StatusOr<Dump> left = LoadInput(args.left);
   if (!left.ok()) return Fail(left.status());
-  absl::StatusOr<Dump> right = LoadDump(args.right);
+  absl::StatusOr<Dump> right = LoadInput(args.right);
   if (!right.ok()) return Fail(right.status());
+  // Comparing nothing is trouble, never sameness.
+  for (const auto& [dump, path, side] : {std::tuple{&*left, &args.left, "left"},
+                                         std::tuple{&*right, &args.right, "right"}}) {
+    if (!HoldsSomething(*dump)) {
+      return Fail(absl::InvalidArgumentError(
+          fmt::format("nothing to compare on the {} side: {}", side,
+                      WhyNothingReadable(*dump, *path))));
+    }
+  }
   DiffOptions options;
   options.align.equivalence = &eq;
   options.graph_selector = args.graph;
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
+  if (result->empty()) {
+    if (!args.graph.empty()) {
+      return Fail(absl::InvalidArgumentError(fmt::format(
+          "nothing selected by --graph '{}': no graph or metrics file path contains it and no "
+          "graph is named so (left has {}; right has {}). Run `graphdiff stats` on a dump to "
+          "see its graphs.",
+          args.graph, GraphNames(*left), GraphNames(*right))));
+    }
+    return Fail(absl::InvalidArgumentError(fmt::format(
+        "no comparable graphs: nothing on the left pairs with anything on the right (left: "
+        "{} graphs, {} metrics reports; right: {} graphs, {} metrics reports). Graphs pair "
+        "with graphs of the same kind (IR, FX, HLO) and metrics with metrics; give both sides "
+        "the same kind of dump.",
+        result->left_graphs, result->left_metrics, result->right_graphs,
+        result->right_metrics)));
+  }
   // Name the sides as the user typed them.
   result->left_root = args.left;
   result->right_root = args.right;
   RenderOptions render;
   render.color = WantColor(args.color, args.output);
   render.max_items = args.max_items;
-  absl::Status st = WriteOutput(args.output, RenderDiff(*result, *format, render));
+  render.width = OutputWidth(args.width);
+  render.verbose = args.verbose;
+  render.all = args.all;
+  std::string text;
+  if (args.brief) {
+    text = RenderDiffBrief(*result);
+  } else if (args.stat) {
+    text = RenderDiffStat(*result, render);
+  } else {
+    text = RenderDiff(*result, *format, render);
+  }
+  absl::Status st = WriteOutput(args.output, text);
   if (!st.ok()) return Fail(st);
-  return result->same() ? kExitSame : kExitDifferent;
+  return result->identical() ? kExitSame : kExitDifferent;
 }
 
 }  // namespace
@@ -82,8 +150,11 @@ Runner AddDiffCommand(CLI::App& app) {
   auto args = std::make_shared<DiffArgs>();
   CLI::App* cmd = app.add_subcommand(
       "diff", "Explain the difference between two dumps (LEFT = baseline, RIGHT = candidate)");
-  cmd->add_option("left", args->left, "Baseline dump: file, directory or archive")->required();
-  cmd->add_option("right", args->right, "Candidate dump: file, directory or archive")
+  cmd->add_option("left", args->left,
+                  "Baseline dump: file, directory or archive ('-': standard input)")
+      ->required();
+  cmd->add_option("right", args->right,
+                  "Candidate dump: file, directory or archive ('-': standard input)")
       ->required();
   cmd->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "markdown", "md"}))
@@ -97,6 +168,15 @@ Runner AddDiffCommand(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--graph", args->graph,
                   "Only graphs whose file path or graph name matches (path substring)");
+  cmd->add_flag("-v,--verbose,--detail", args->verbose,
+                "Full detail: explanations, every evidence line, changed node pairs, counters, "
+                "every reading warning");
+  cmd->add_flag("-a,--all", args->all, "List identical pairs too (default: counted only)");
+  cmd->add_flag("--stat", args->stat,
+                "One line per differing pair with a bar of node changes, like git diff --stat");
+  cmd->add_flag("-q,--brief", args->brief, "One line: the verdict (the exit code says it too)");
+  cmd->add_option("--width", args->width,
+                  "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunDiff(*args);

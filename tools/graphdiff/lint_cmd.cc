@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.h"
+#include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/report.h"
@@ -19,21 +20,47 @@ struct LintArgs {
   std::string output;
   std::string color = "auto";
   size_t max_items = 20;
+  size_t width = 0;
   std::string graph;
 };
 
 int RunLint(const LintArgs& args) {
   absl::StatusOr<ReportFormat> format = ParseReportFormat(args.format);
   if (!format.ok()) return Fail(format.status());
-  absl::StatusOr<Dump> dump = LoadDump(args.path);
+  absl::StatusOr<Dump> dump = LoadInput(args.path);
   if (!dump.ok()) return Fail(dump.status());
+  if (!HoldsSomething(*dump)) {
+    return Fail(absl::InvalidArgumentError(
+        "nothing to lint: " + WhyNothingReadable(*dump, args.path)));
+  }
+  if (!args.graph.empty()) {
+    bool any = false;
+    for (const DumpFile& f : dump->files) {
+      for (const Graph& g : f.graphs) {
+        any = any || f.path.find(args.graph) != std::string::npos || g.name == args.graph;
+      }
+      any = any || (!f.metrics.empty() && f.path.find(args.graph) != std::string::npos);
+    }
+    if (!any) {
+      return Fail(absl::InvalidArgumentError(fmt::format(
+          "nothing selected by --graph '{}' in {}; `graphdiff stats {}` lists its graphs",
+          args.graph, args.path, args.path)));
+    }
+  }
   LintOptions options;
   options.graph_selector = args.graph;
-  LintReport report{args.path, LintDump(*dump, options)};
+  LintReport report{args.path, LintDump(*dump, options), {}};
+  for (const auto& [file, reason] : dump->skipped) {
+    report.skipped.emplace_back(DisplayPath(args.path, file), reason);
+  }
   RenderOptions render;
   render.color = WantColor(args.color, args.output);
   render.max_items = args.max_items;
-  absl::Status st = WriteOutput(args.output, RenderLint(report, *format, render));
+  render.width = OutputWidth(args.width);
+  std::string text = RenderLint(report, *format, render);
+  // Say what was not read, as the diff report does.
+  if (*format == ReportFormat::kText) text += ReadingNotes(*dump, args.path, args.max_items);
+  absl::Status st = WriteOutput(args.output, text);
   if (!st.ok()) return Fail(st);
   for (const Finding& f : report.findings) {
     if (f.severity != Severity::kInfo) return kExitDifferent;
@@ -47,7 +74,8 @@ Runner AddLintCommand(CLI::App& app) {
   auto args = std::make_shared<LintArgs>();
   CLI::App* cmd = app.add_subcommand("lint", "Findings on one dump alone (dead code, "
                                              "duplicates, clones, dead expands, size facts)");
-  cmd->add_option("path", args->path, "Dump file, directory or archive")->required();
+  cmd->add_option("path", args->path, "Dump file, directory or archive ('-': standard input)")
+      ->required();
   cmd->add_option("--format", args->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "markdown", "md"}))
       ->capture_default_str();
@@ -58,6 +86,8 @@ Runner AddLintCommand(CLI::App& app) {
   cmd->add_option("--max-items", args->max_items, "Longest list shown (0 = all)")
       ->capture_default_str();
   cmd->add_option("--graph", args->graph, "Only graphs whose file path or name matches");
+  cmd->add_option("--width", args->width,
+                  "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunLint(*args);

@@ -2,6 +2,8 @@
 //
 // graphdiff: explain the difference between two compiled PyTorch graphs.
 // Thin: each subcommand lives in its own *_cmd.cc.
+#include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,26 @@ int main(int argc, char** argv) {
       AddSnapshotCommand(app),
       AddCheckCommand(app),
   };
+  // A mistyped subcommand gets a suggestion rather than CLI11's generic
+  // complaint about extra arguments.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    std::string typed = argv[1];
+    if (std::find(names.begin(), names.end(), typed) == names.end()) {
+      std::string guess = SuggestCommand(typed, names);
+      std::string all;
+      for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
+      if (guess.empty()) {
+        std::fprintf(stderr, "graphdiff: unknown command '%s' (commands: %s; see --help)\n",
+                     typed.c_str(), all.c_str());
+      } else {
+        std::fprintf(stderr, "graphdiff: unknown command '%s'; did you mean '%s'?\n",
+                     typed.c_str(), guess.c_str());
+      }
+      return kExitTrouble;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,21 +1,37 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
 // `graphdiff snapshot DUMP -o baseline.json`: the gate's baseline file.
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
 
 namespace graphdiff::cli {
 
-absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings) {
-  absl::StatusOr<Dump> dump = LoadDump(path);
+absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings,
+                                      std::vector<std::pair<std::string, std::string>>* skipped) {
+  absl::StatusOr<Dump> dump = LoadInput(path);
   if (!dump.ok()) return dump.status();
+  // A gate over nothing passes everything: refuse it.
+  bool any_graph = false;
+  for (const DumpFile& f : dump->files) any_graph = any_graph || !f.graphs.empty();
+  if (!any_graph) {
+    return absl::InvalidArgumentError(fmt::format(
+        "no graphs to gate in {}: {}", path,
+        HoldsSomething(*dump) ? std::string("it holds only metrics reports; a gate needs the "
+                                            "graphs too (XLA_SAVE_TENSORS_FILE, TORCH_LOGS)")
+                              : WhyNothingReadable(*dump, path)));
+  }
   *findings = LintDump(*dump);
+  for (const auto& [file, reason] : dump->skipped) {
+    skipped->emplace_back(DisplayPath(path, file), reason);
+  }
   return SnapshotDump(*dump, *findings);
 }
 
@@ -28,8 +44,14 @@ struct SnapshotArgs {
 
 int RunSnapshot(const SnapshotArgs& args) {
   std::vector<Finding> findings;
-  absl::StatusOr<Baseline> b = SnapshotPath(args.path, &findings);
+  std::vector<std::pair<std::string, std::string>> skipped;
+  absl::StatusOr<Baseline> b = SnapshotPath(args.path, &findings, &skipped);
   if (!b.ok()) return Fail(b.status());
+  // The baseline is the report here; what it leaves out goes to stderr.
+  for (const auto& [file, reason] : skipped) {
+    std::fprintf(stderr, "graphdiff: not in the baseline: %s: %s\n", file.c_str(),
+                 reason.c_str());
+  }
   absl::Status st = WriteOutput(args.output, BaselineToJson(*b));
   return st.ok() ? kExitSame : Fail(st);
 }

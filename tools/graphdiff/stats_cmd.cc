@@ -19,9 +19,13 @@ struct StatsArgs {
 
 int RunStats(const StatsArgs& args) {
   StatsReport report;
+  std::string notes;
   for (const std::string& path : args.paths) {
-    absl::StatusOr<Dump> dump = LoadDump(path);
+    absl::StatusOr<Dump> dump = LoadInput(path);
     if (!dump.ok()) return Fail(dump.status());
+    if (!HoldsSomething(*dump)) {
+      return Fail(absl::InvalidArgumentError("no stats: " + WhyNothingReadable(*dump, path)));
+    }
     for (const DumpFile& f : dump->files) {
       std::string source = DisplayPath(path, f.path);
       for (const Graph& g : f.graphs) {
@@ -37,10 +41,14 @@ int RunStats(const StatsArgs& args) {
     for (const auto& [file, reason] : dump->skipped) {
       report.skipped.emplace_back(DisplayPath(path, file), reason);
     }
+    // Skipped files are in the report already; add what reading tolerated.
+    Dump warnings_only;
+    warnings_only.files = dump->files;
+    notes += ReadingNotes(warnings_only, path, 0);
   }
   std::string text = args.format == "json"
-                         ? StatsToJson(report).dump(2) + "\n"
-                         : RenderStatsText(report, args.top);
+                         ? StatsToJson(report)
+                         : RenderStatsText(report, args.top) + notes;
   absl::Status st = WriteOutput(args.output, text);
   return st.ok() ? kExitSame : Fail(st);
 }

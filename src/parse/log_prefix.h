@@ -1,0 +1,37 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Log prefixes: dumps are often copied out of logs where every line carries
+// a timestamp, a host, a rank or a logger name. Every parser sees the text
+// with those prefixes removed, so a metrics report or an IR block logged
+// through glog or Python logging reads like the bare dump. Line numbers are
+// kept (each line stays a line); columns shift by the prefix length.
+#ifndef GRAPHDIFF_SRC_PARSE_LOG_PREFIX_H_
+#define GRAPHDIFF_SRC_PARSE_LOG_PREFIX_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace graphdiff {
+
+// Length of the log prefix that starts `line`, including the one separator
+// after it; 0 when the line has none. A prefix needs an anchor, something
+// graph text never starts with: a date or time (`2021-04-19 13:28:12`,
+// `[2024-01-01 00:00:00,000]`), a glog header (`I1230 12:00:00.000123 42
+// file.cc:45]`) or a Python logging header (`INFO:root:`). After the anchor
+// it takes hosts (`10.164.0.25`, `host-3` before a rank), ranks (`[0]`,
+// `[0/0]`, `[rank1]`), thread ids, levels (`INFO`, `[DEBUG]`) and logger
+// names (`torch._dynamo.output_graph:`). torchrun's `[rank0]:` and
+// `[default0]:` tags are anchors too.
+size_t LogPrefixLength(std::string_view line);
+
+// `text` with every line's log prefix removed. A file whose lines nearly all
+// (90%) start with a bare rank tag (`[3] `) has those removed instead. Returns `text` itself (no
+// copy) when no line has one; otherwise the stripped copy lives in
+// `*storage`. `*stripped_lines` receives the number of lines changed.
+std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
+                                  size_t* stripped_lines);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_PARSE_LOG_PREFIX_H_

@@ -1,0 +1,297 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Tolerant, never silent, reading: real dumps as people paste and log them
+// (log prefixes on every format, indentation, headerless HLO, nan metrics,
+// elided and truncated IR, garbled lines) are read, and every tolerance
+// leaves a warning.
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "graphdiff/diff.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/parse.h"
+#include "gtest/gtest.h"
+#include "parse/log_prefix.h"
+#include "parse/metric_values.h"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ReadTestdata;
+
+std::string PrefixEveryLine(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string line; std::getline(in, line);) out += prefix + line + "\n";
+  return out;
+}
+
+std::string AllWarnings(const std::vector<Diagnostic>& w) {
+  std::string out;
+  for (const Diagnostic& d : w) out += d.ToString() + "\n";
+  return out;
+}
+
+TEST(LogPrefix, RecognisesCommonShapes) {
+  EXPECT_EQ(LogPrefixLength("2021-04-19 13:28:12 10.164.0.25 [0] Metric: X"), 36u);
+  EXPECT_EQ(LogPrefixLength("I1230 12:00:00.000123    42 file.cc:45] IR {"), 40u);
+  EXPECT_EQ(LogPrefixLength("INFO:root:Counter: CachedCompile"), 10u);
+  std::string torch =
+      "[2024-01-01 00:00:00,000] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG] ";
+  EXPECT_EQ(LogPrefixLength(torch + "TRACED GRAPH"), torch.size());
+  EXPECT_EQ(LogPrefixLength("V0101 00:00:00.000000 140 torch/_dynamo/x.py:12] [0/0] "
+                            "[__graph_code] def forward(self)"),
+            std::string("V0101 00:00:00.000000 140 torch/_dynamo/x.py:12] [0/0] "
+                        "[__graph_code] ")
+                .size());
+  EXPECT_EQ(LogPrefixLength("2024-01-01 00:00:00,000 - torch._dynamo - INFO - x = 1"),
+            std::string("2024-01-01 00:00:00,000 - torch._dynamo - INFO - ").size());
+  // The indentation after the prefix is the dump's: one separator only.
+  EXPECT_EQ(LogPrefixLength("2021-04-19 13:28:12 host-7 [3]   Value: 4"), 31u);
+  EXPECT_EQ(LogPrefixLength("[rank1]:Metric: CompileTime"), 8u);
+  EXPECT_EQ(LogPrefixLength("[default0]:   TotalSamples: 2"), 12u);
+}
+
+TEST(LogPrefix, LeavesDumpTextAlone) {
+  for (const char* line : {"IR {", "  %0 = f32[] prim::Constant(), value=0",
+                           "[ScheduleSyncTensorsGraph]", "Metric: CompileTime",
+                           "  TotalSamples: 2", "HloModule SyncTensorsGraph.9",
+                           "def forward(self, x):", "    add = torch.ops.aten.add(x, 1)",
+                           "ENTRY %main {", "## BEGIN_GRAPH", "Hashes: (1, 2)",
+                           "[0] not a prefix without a time", "12:00 is not a time",
+                           "[rank0] no colon, no tag"}) {
+    EXPECT_EQ(LogPrefixLength(line), 0u) << line;
+  }
+}
+
+TEST(TolerantRead, LogPrefixesOnEveryFormat) {
+  const std::string prefix = "2021-04-19 13:28:12 10.164.0.25 [0] ";
+  for (const char* file : {"resnet18-xla5430/openxla/metrics.txt",
+                           "resnet18-xla5430/openxla/ir.txt",
+                           "resnet18-xla5430/openxla/fx_graph.txt",
+                           "fixtures/hlo/short_form_sync_tensors.txt",
+                           "fixtures/ir/xla_new_root_hashes.txt"}) {
+    std::string text = ReadTestdata(file);
+    absl::StatusOr<ParsedText> plain = ParseText(text, file);
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    for (const std::string& p : {prefix, std::string("I1230 12:00:00.000123 42 file.cc:45] "),
+                                 std::string("INFO:root:"), std::string("[rank3]:"),
+                                 std::string("[default0]: "), std::string("[2] ")}) {
+      std::string logged = PrefixEveryLine(text, p);
+      EXPECT_EQ(DetectFormat(logged), plain->format) << file << " with " << p;
+      absl::StatusOr<ParsedText> read = ParseText(logged, file);
+      ASSERT_TRUE(read.ok()) << file << ": " << read.status();
+      ASSERT_EQ(read->graphs.size(), plain->graphs.size()) << file;
+      for (size_t i = 0; i < read->graphs.size(); ++i) {
+        EXPECT_EQ(read->graphs[i].nodes.size(), plain->graphs[i].nodes.size()) << file;
+        EXPECT_EQ(read->graphs[i].outputs.size(), plain->graphs[i].outputs.size()) << file;
+      }
+      ASSERT_EQ(read->metrics.size(), plain->metrics.size());
+      for (size_t i = 0; i < read->metrics.size(); ++i) {
+        EXPECT_EQ(read->metrics[i].counters.size(), plain->metrics[i].counters.size());
+        EXPECT_EQ(read->metrics[i].metrics.size(), plain->metrics[i].metrics.size());
+      }
+      EXPECT_THAT(AllWarnings(read->warnings), HasSubstr("read through log prefixes"));
+    }
+  }
+}
+
+TEST(TolerantRead, IndentedAndHeaderlessHlo) {
+  std::string text = ReadTestdata("fixtures/hlo/short_form_sync_tensors.txt");
+  absl::StatusOr<ParsedText> plain = ParseText(text, "h.txt");
+  ASSERT_TRUE(plain.ok());
+  absl::StatusOr<ParsedText> indented = ParseText(PrefixEveryLine(text, "    "), "h.txt");
+  ASSERT_TRUE(indented.ok()) << indented.status();
+  ASSERT_EQ(indented->format, DumpFormat::kHloText);
+  EXPECT_EQ(indented->graphs[0].nodes.size(), plain->graphs[0].nodes.size());
+
+  const std::string headerless =
+      "while_loop.40 {\n"
+      "  p.1 = (s64[], f32[4]) parameter(0)\n"
+      "  ROOT gte.2 = s64[] get-tuple-element(p.1), index=0\n"
+      "}\n\n"
+      "ENTRY SyncTensorsGraph.49 {\n"
+      "  p0.1 = f32[4]{0} parameter(0)\n"
+      "  c.2 = s64[] constant(0)\n"
+      "  t.3 = (s64[], f32[4]{0}) tuple(c.2, p0.1)\n"
+      "  w.4 = (s64[], f32[4]{0}) while(t.3), condition=while_loop.40, body=while_loop.40\n"
+      "  ROOT g.5 = f32[4]{0} get-tuple-element(w.4), index=1\n"
+      "}\n";
+  EXPECT_EQ(DetectFormat(headerless), DumpFormat::kHloText);
+  absl::StatusOr<ParsedText> read = ParseText(headerless, "paste.txt");
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->graphs.size(), 1u);
+  EXPECT_EQ(read->graphs[0].nodes.size(), 5u);
+  EXPECT_THAT(AllWarnings(read->warnings), HasSubstr("before any `HloModule` line"));
+}
+
+TEST(TolerantRead, MetricsNanInfAndEmptyPercentiles) {
+  for (const char* v : {"nan", "nanB", "-inf", "infs", "NaN", "inf"}) {
+    EXPECT_TRUE(ParseMetricValue(v).has_value()) << v;
+  }
+  EXPECT_EQ(ParseMetricValue("nanB")->unit, MetricUnit::kBytes);
+  EXPECT_EQ(ParseMetricValue("infms")->unit, MetricUnit::kNanoseconds);
+  EXPECT_FALSE(ParseMetricValue("nanX").has_value());
+  const std::string report =
+      "Metric: CompileTime\n"
+      "  TotalSamples: 0\n"
+      "  Accumulator: nanB\n"
+      "  Mean: nanB\n"
+      "  StdDev: nanB\n"
+      "  Percentiles: \n"
+      "Metric: ExecuteTime\n"
+      "  TotalSamples: 3\n"
+      "  Accumulator: 1s002ms\n"
+      "  ValueRate: inf / second\n"
+      "  Rate: nan / second\n"
+      "  Percentiles: 1%=1ms; 50%=2ms\n"
+      "Counter: CachedCompile\n"
+      "  Value: 3\n";
+  std::vector<Diagnostic> w;
+  absl::StatusOr<MetricsReport> m = ParseMetrics(report, "m.txt", &w);
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->metrics.size(), 2u);
+  EXPECT_TRUE(std::isnan(m->metrics[0].accumulator));
+  EXPECT_EQ(m->metrics[0].unit, MetricUnit::kBytes);
+  EXPECT_TRUE(m->metrics[0].percentiles.empty());
+  EXPECT_EQ(m->metrics[1].accumulator, 1002e6);
+  ASSERT_EQ(m->counters.size(), 1u);
+  EXPECT_TRUE(w.empty()) << AllWarnings(w);
+}
+
+TEST(TolerantRead, GarbledMetricBlockIsCountedNotDropped) {
+  const std::string report =
+      "Metric: A\n  TotalSamples: 1\n  Accumulator: 1\n"
+      "etric: CompileTime\n  TotalSamples: 3\n  Accumulator: 3s\n  Mean: 1s\n"
+      "Counter: B\n  Value: 2\n";
+  std::vector<Diagnostic> w;
+  absl::StatusOr<MetricsReport> m = ParseMetrics(report, "m.txt", &w);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->metrics.size(), 1u);
+  EXPECT_EQ(m->counters.size(), 1u);
+  EXPECT_THAT(AllWarnings(w), HasSubstr("m.txt:4:1: warning: skipped a block of 4 lines "
+                                        "under 'etric: CompileTime'"));
+  // A tolerated header line with no block under it stays silent.
+  std::vector<Diagnostic> quiet;
+  ASSERT_TRUE(ParseMetrics("TSBackendImpl: N/A\nCounter: B\n  Value: 2\n", "m.txt", &quiet).ok());
+  EXPECT_TRUE(quiet.empty()) << AllWarnings(quiet);
+  // A stray field line is reported.
+  std::vector<Diagnostic> stray;
+  ASSERT_TRUE(ParseMetrics("Counter: B\n  Value: 2\nTotalSamples: 4\n", "m.txt", &stray).ok());
+  EXPECT_THAT(AllWarnings(stray), HasSubstr("outside any `Metric:` or `Counter:` block"));
+}
+
+constexpr char kIr[] =
+    "IR {\n"
+    "  %0 = f32[4]{0} xla::device_data(), device=CPU:0\n"
+    "  %1 = f32[4]{0} aten::relu(%0)\n"
+    "  %2 = f32[4]{0} aten::neg(%1)\n"
+    "  %3 = f32[4]{0} aten::add(%2, %0), ROOT=0\n"
+    "}\n";
+
+TEST(TolerantRead, ElidedIrIsPartialWithStandIns) {
+  const std::string text =
+      "IR {\n"
+      "  %0 = f32[4]{0} xla::device_data(), device=CPU:0\n"
+      "  ...\n"
+      "  %3 = f32[4]{0} aten::add(%2, %0), ROOT=0\n"
+      "}\n";
+  std::vector<Diagnostic> w;
+  absl::StatusOr<Graph> g = ParseIrText(text, "ir.txt", {}, &w);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_TRUE(g->partial);
+  ASSERT_EQ(g->nodes.size(), 3u);
+  EXPECT_EQ(g->str(g->nodes[1].op), kElidedOp);
+  EXPECT_EQ(g->str(g->nodes[1].name), "%2");
+  EXPECT_THAT(AllWarnings(w), HasSubstr("ir.txt:3:1: warning: 1 elision line ('...')"));
+  absl::StatusOr<Graph> whole = ParseIrText(kIr, "ir.txt");
+  ASSERT_TRUE(whole.ok());
+  EXPECT_FALSE(whole->partial);
+}
+
+TEST(TolerantRead, UnclosedIrBlockIsKeptAsPartial) {
+  std::string cut(kIr);
+  cut = cut.substr(0, cut.find("  %3"));
+  std::vector<Diagnostic> w;
+  absl::StatusOr<Graph> g = ParseIrText(cut, "ir.txt", {}, &w);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_TRUE(g->partial);
+  EXPECT_EQ(g->nodes.size(), 3u);
+  EXPECT_THAT(AllWarnings(w), HasSubstr("has no closing '}'"));
+  // In a save file, the unclosed last record is kept too, not dropped.
+  std::string save = std::string(kIr) + "\n" + cut;
+  std::vector<Diagnostic> sw;
+  absl::StatusOr<std::vector<Graph>> gs = ParseSaveFile(save, "save.txt", {}, &sw);
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 2u);
+  EXPECT_FALSE((*gs)[0].partial);
+  EXPECT_TRUE((*gs)[1].partial);
+  EXPECT_THAT(AllWarnings(sw), HasSubstr("partial"));
+}
+
+TEST(TolerantRead, WarningsBeyondTheCapAreCounted) {
+  std::string report = "Counter: A\n  Value: 1\n";
+  for (int i = 0; i < 250; ++i) report += "junk line " + std::to_string(i) + "\n";
+  std::vector<Diagnostic> w;
+  ASSERT_TRUE(ParseMetrics(report, "m.txt", &w).ok());
+  ASSERT_EQ(w.size(), ParseOptions{}.max_warnings);
+  uint64_t total = 0;
+  for (const Diagnostic& d : w) total += d.count;
+  EXPECT_EQ(total, 250u);
+  EXPECT_EQ(w.back().message, "further warnings not listed");
+  EXPECT_THAT(w.back().ToString(), HasSubstr("(x151)"));
+}
+
+TEST(TolerantRead, LoadedDumpCarriesWarningsAndPartialIntoTheDiff) {
+  std::string elided = std::string(kIr);
+  elided.replace(elided.find("  %1"), elided.find("  %2") - elided.find("  %1"), "  ...\n");
+  absl::StatusOr<Dump> left = LoadDumpFromMemory("a", {{"ir.txt", kIr}});
+  absl::StatusOr<Dump> right =
+      LoadDumpFromMemory("b", {{"ir.txt", elided}, {"notes.json", "{\"x\": 1}\n"}});
+  ASSERT_TRUE(left.ok() && right.ok());
+  absl::StatusOr<DiffResult> d = DiffDumps(*left, *right);
+  ASSERT_TRUE(d.ok()) << d.status();
+  ASSERT_EQ(d->pairs.size(), 1u);
+  EXPECT_FALSE(d->pairs[0].left_partial);
+  EXPECT_TRUE(d->pairs[0].right_partial);
+  ASSERT_EQ(d->skipped.size(), 1u);
+  EXPECT_EQ(d->skipped[0].side, Side::kRight);
+  EXPECT_EQ(d->skipped[0].path, "notes.json");
+  ASSERT_FALSE(d->warnings.empty());
+  EXPECT_EQ(d->warnings[0].side, Side::kRight);
+  for (const Finding& f : d->findings) {
+    EXPECT_NE(f.id, "op-substitution") << f.title;  // stand-ins are no substitution
+  }
+}
+
+}  // namespace
+}  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+TEST(LogPrefix, NeverReadsPastTheLine) {
+  // Every prefix of every shape, cut at every length: no out-of-range read
+  // (the sanitizer build checks), and a prefix never exceeds its line.
+  const char* shapes[] = {
+      "2021-04-19 13:28:12 10.164.0.25 [0]   Value: 4",
+      "I1230 12:00:00.000123    42 file.cc:45] IR {",
+      "[2024-01-01 00:00:00,000] [0/0] torch._dynamo.output_graph: [DEBUG] x",
+      "INFO:root:Metric: A", "[rank12]:[W101 00:00:00.000] y", "[3] Counter: B",
+      "2024-01-01T00:00:00.123+01:00 host [1] z", "V0101 00:00:00.000000 1 a.py:1] [0/0] q"};
+  for (const char* shape : shapes) {
+    std::string s(shape);
+    for (size_t n = 0; n <= s.size(); ++n) {
+      std::string cut = s.substr(0, n);
+      EXPECT_LE(LogPrefixLength(cut), cut.size()) << cut;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace graphdiff
