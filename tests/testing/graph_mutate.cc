@@ -37,6 +37,18 @@ Graph Permute(const Graph& g, const std::vector<uint32_t>& order,
   return out;
 }
 
+// Appends a node reading `source` that nobody uses, recorded as added.
+void AppendDeadNode(uint32_t source, const std::string& name, Mutated& m) {
+  Node n;
+  n.op = n.raw_op = m.graph.intern("aten::dead_clone");
+  n.name = m.graph.intern(name);
+  n.operands.push_back({source, 0});
+  const Node& src = m.graph.nodes[source];
+  if (!src.results.empty()) n.results.push_back(src.results[0]);
+  m.added.push_back(static_cast<uint32_t>(m.graph.nodes.size()));
+  m.graph.nodes.push_back(std::move(n));
+}
+
 }  // namespace
 
 Mutated Identity(const Graph& g) {
@@ -96,13 +108,7 @@ Mutated InsertDeadNodes(const Graph& g, uint32_t count, uint64_t seed) {
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t src = std::uniform_int_distribution<uint32_t>(
         0, static_cast<uint32_t>(g.nodes.size() - 1))(rng);
-    Node n;
-    n.op = n.raw_op = m.graph.intern("aten::dead_clone");
-    n.name = m.graph.intern("%dead" + std::to_string(i));
-    n.operands.push_back({src, 0});
-    if (!g.nodes[src].results.empty()) n.results.push_back(g.nodes[src].results[0]);
-    m.added.push_back(static_cast<uint32_t>(m.graph.nodes.size()));
-    m.graph.nodes.push_back(std::move(n));
+    AppendDeadNode(src, "%dead" + std::to_string(i), m);
   }
   return m;
 }
@@ -122,13 +128,7 @@ Mutated AddExtraOutputs(const Graph& g, uint32_t count, uint64_t seed) {
 
 Mutated AddDeadNode(const Graph& g, uint32_t source) {
   Mutated m = Identity(g);
-  Node n;
-  n.op = n.raw_op = m.graph.intern("aten::dead_clone");
-  n.name = m.graph.intern("%dead_of_" + std::to_string(source));
-  n.operands.push_back({source, 0});
-  if (!g.nodes[source].results.empty()) n.results.push_back(g.nodes[source].results[0]);
-  m.added.push_back(static_cast<uint32_t>(m.graph.nodes.size()));
-  m.graph.nodes.push_back(std::move(n));
+  AppendDeadNode(source, "%dead_of_" + std::to_string(source), m);
   return m;
 }
 
