@@ -53,6 +53,7 @@ struct DiffArgs {
   bool all = false;
   bool stat = false;
   bool brief = false;
+  bool verify = false;
 };
 
 // Names the graphs a selector could have matched, so a typo is easy to see.
@@ -109,6 +110,7 @@ int RunDiff(const DiffArgs& args) {
   DiffOptions options;
   options.align.equivalence = &eq;
   options.graph_selector = args.graph;
+  options.align.verify = args.verify;
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
   if (result->empty()) {
@@ -180,6 +182,9 @@ Runner AddDiffCommand(CLI::App& app) {
   cmd->add_flag("--stat", args->stat,
                 "One line per differing pair with a bar of node changes, like git diff --stat");
   cmd->add_flag("-q,--brief", args->brief, "One line: the verdict (the exit code says it too)");
+  cmd->add_flag("--verify", args->verify,
+                "Check every alignment for consistency (paired operands, no node paired twice, "
+                "outputs agree with their nodes); an inconsistency is an internal error, exit 2");
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
   return [cmd, args]() -> int {
