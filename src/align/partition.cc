@@ -125,16 +125,41 @@ void JointPartition::SplitBy(uint32_t splitter) {
       sig_[t] += code;
     });
   }
-  groups_.clear();
+  // Touched members grouped by cell with a counting pass, in order of first
+  // touch; only a cell whose members saw the splitter differently needs its
+  // segment sorted. Sorting every touch was the refinement's main cost.
+  if (count_.size() < start_.size()) count_.resize(start_.size(), 0);
+  cells_.clear();
   for (uint32_t t : touched_) {
     const uint32_t c = cell_of_[t];
-    if (size(c) > 1 && !fixed_[c]) groups_.push_back({c, sig_[t], t});
+    if (size(c) > 1 && !fixed_[c] && count_[c]++ == 0) cells_.push_back(c);
+  }
+  uint32_t total = 0;
+  for (uint32_t c : cells_) {
+    const uint32_t n = count_[c];
+    count_[c] = total;  // becomes the segment's end after the scatter
+    total += n;
+  }
+  groups_.resize(total);
+  for (uint32_t t : touched_) {
+    const uint32_t c = cell_of_[t];
+    if (size(c) > 1 && !fixed_[c]) groups_[count_[c]++] = Touch{c, sig_[t], t};
     sig_[t] = 0;
     mark_[t] = 0;
   }
-  std::sort(groups_.begin(), groups_.end(), [](const Touch& a, const Touch& b) {
-    return std::tie(a.cell, a.sig, a.element) < std::tie(b.cell, b.sig, b.element);
-  });
+  uint32_t begin = 0;
+  for (uint32_t c : cells_) {
+    const uint32_t end = count_[c];
+    count_[c] = 0;
+    bool alike = true;
+    for (uint32_t k = begin + 1; k < end && alike; ++k) alike = groups_[k].sig == groups_[begin].sig;
+    if (!alike) {
+      std::sort(groups_.begin() + begin, groups_.begin() + end, [](const Touch& a, const Touch& b) {
+        return std::tie(a.sig, a.element) < std::tie(b.sig, b.element);
+      });
+    }
+    begin = end;
+  }
   for (size_t i = 0; i < groups_.size();) {
     const uint32_t c = groups_[i].cell;
     size_t j = i;

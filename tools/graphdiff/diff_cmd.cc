@@ -148,7 +148,11 @@ int RunDiff(const DiffArgs& args) {
   }
   absl::Status st = WriteOutput(args.output, text);
   if (!st.ok()) return Fail(st);
-  return result->identical() ? kExitSame : kExitDifferent;
+  const int code = result->identical() ? kExitSame : kExitDifferent;
+  KeepUntilExit(*std::move(result));
+  KeepUntilExit(*std::move(left));
+  KeepUntilExit(*std::move(right));
+  return code;
 }
 
 }  // namespace
