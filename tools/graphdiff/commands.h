@@ -68,8 +68,8 @@ void KeepUntilExit(T&& value) {
 }
 
 // LoadDump, except that "-" reads the dump (a file or an archive) from
-// standard input.
-absl::StatusOr<Dump> LoadInput(const std::string& path);
+// standard input. `threads` parse files in parallel (0 = one per core).
+absl::StatusOr<Dump> LoadInput(const std::string& path, unsigned threads = 0);
 // The text-report tail that lists a dump's skipped files (at most
 // `max_items`, 0 = all) and every reading warning.
 std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items);

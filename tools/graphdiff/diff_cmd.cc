@@ -54,6 +54,7 @@ struct DiffArgs {
   bool stat = false;
   bool brief = false;
   bool verify = false;
+  unsigned jobs = 0;
 };
 
 // Names the graphs a selector could have matched, so a typo is easy to see.
@@ -93,8 +94,8 @@ int RunDiff(const DiffArgs& args) {
   // The two sides load at once: on big dumps reading and parsing is half
   // the run, and the sides share nothing.
   std::future<absl::StatusOr<Dump>> pending_right =
-      std::async(std::launch::async, [&args] { return LoadInput(args.right); });
-  absl::StatusOr<Dump> left = LoadInput(args.left);
+      std::async(std::launch::async, [&args] { return LoadInput(args.right, args.jobs); });
+  absl::StatusOr<Dump> left = LoadInput(args.left, args.jobs);
   absl::StatusOr<Dump> right = pending_right.get();
   if (!left.ok()) return Fail(left.status());
   if (!right.ok()) return Fail(right.status());
@@ -111,6 +112,7 @@ int RunDiff(const DiffArgs& args) {
   options.align.equivalence = &eq;
   options.graph_selector = args.graph;
   options.align.verify = args.verify;
+  options.threads = args.jobs;
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
   if (result->empty()) {
@@ -186,6 +188,10 @@ Runner AddDiffCommand(CLI::App& app) {
   cmd->add_flag("--stat", args->stat,
                 "One line per differing pair with a bar of node changes, like git diff --stat");
   cmd->add_flag("-q,--brief", args->brief, "One line: the verdict (the exit code says it too)");
+  cmd->add_option("-j,--jobs", args->jobs,
+                  "Threads for parsing files and diffing graph pairs (0 = one per core); "
+                  "the report is the same for any number")
+      ->capture_default_str();
   cmd->add_flag("--verify", args->verify,
                 "Check every alignment for consistency (paired operands, no node paired twice, "
                 "outputs agree with their nodes); an inconsistency is an internal error, exit 2");
