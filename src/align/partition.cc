@@ -22,6 +22,33 @@ uint64_t ReadsCode(uint32_t pos, uint32_t output) {
              0x5eed0002ULL);
 }
 
+// The codes of small positions and outputs, which are nearly all of them,
+// come from a table: refinement visits every edge many times.
+constexpr uint32_t kTablePos = 64, kTableOut = 8;
+struct CodeTable {
+  uint64_t read_by[kTablePos][kTableOut];
+  uint64_t reads[kTablePos][kTableOut];
+  CodeTable() {
+    for (uint32_t p = 0; p < kTablePos; ++p) {
+      for (uint32_t o = 0; o < kTableOut; ++o) {
+        read_by[p][o] = ReadByCode(p, o);
+        reads[p][o] = ReadsCode(p, o);
+      }
+    }
+  }
+};
+const CodeTable& Codes() {
+  static const CodeTable* table = new CodeTable();
+  return *table;
+}
+inline uint64_t ReadBy(const CodeTable& t, uint32_t pos, uint32_t output) {
+  return pos < kTablePos && output < kTableOut ? t.read_by[pos][output]
+                                               : ReadByCode(pos, output);
+}
+inline uint64_t Reads(const CodeTable& t, uint32_t pos, uint32_t output) {
+  return pos < kTablePos && output < kTableOut ? t.reads[pos][output] : ReadsCode(pos, output);
+}
+
 }  // namespace
 
 JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key,
@@ -74,11 +101,12 @@ void JointPartition::ForEachEdge(uint32_t element, Fn fn) const {
   const uint32_t off = s == 0 ? 0 : n0_;
   const SideView& view = st_.side[s];
   const uint32_t v = element - off;
+  const CodeTable& codes = Codes();
   auto ops = view.operands(v);
   for (uint32_t i = 0; i < ops.size(); ++i) {
-    fn(off + ops[i].node, ReadByCode(i, ops[i].output));
+    fn(off + ops[i].node, ReadBy(codes, i, ops[i].output));
   }
-  for (const Use& u : view.users(v)) fn(off + u.user, ReadsCode(u.pos, u.output));
+  for (const Use& u : view.users(v)) fn(off + u.user, Reads(codes, u.pos, u.output));
 }
 
 void JointPartition::MoveToTail(uint32_t c, uint32_t x) {
