@@ -18,7 +18,8 @@ using ::testing::HasSubstr;
 
 TEST(Names, RoundTrip) {
   for (Matcher m : {Matcher::kNone, Matcher::kAnchor, Matcher::kRefine, Matcher::kSymmetry,
-                    Matcher::kPropagate, Matcher::kSimilarity, Matcher::kTwins, Matcher::kRelaxed}) {
+                    Matcher::kPropagate, Matcher::kSimilarity, Matcher::kTwins, Matcher::kRelaxed,
+                    Matcher::kPosition}) {
     Matcher back = Matcher::kNone;
     ASSERT_TRUE(ParseMatcher(MatcherName(m), &back)) << MatcherName(m);
     EXPECT_EQ(back, m);

@@ -45,9 +45,10 @@ enum class Matcher : uint8_t {
   kSimilarity,
   kTwins,
   kRelaxed,
+  kPosition,
 };
 // "none", "anchor", "refine", "symmetry", "propagate", "similarity", "twins",
-// "relaxed".
+// "relaxed", "position".
 std::string_view MatcherName(Matcher matcher);
 // Inverse of MatcherName; false when `name` is not one.
 bool ParseMatcher(std::string_view name, Matcher* out);

@@ -186,6 +186,11 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   align::AnchorMatcher(align::Level::kStructure).Run(st);
   exact.Run(st);
   align::AnchorMatcher(align::Level::kSkeleton).Run(st);
+  exact.Run(st);
+  // Positions come after every kind of structural evidence and before any
+  // guess: what they pair is exactly what structure could not tell.
+  align::PositionMatcher().Run(st);
+  exact.Run(st);
   propagate.Run(st);
   align::SimilarityMatcher().Run(st);
   propagate.Run(st);

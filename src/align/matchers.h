@@ -55,6 +55,15 @@ class SymmetryMatcher {
   void Run(State& state);
 };
 
+// Free graph outputs (and FX/HLO inputs) at corresponding places of the two
+// output lists, aligned by relative order around what is already paired:
+// the seeds from which propagation pairs a changed component with its
+// counterpart. Pairs are "position".
+class PositionMatcher {
+ public:
+  void Run(State& state);
+};
+
 // Same-class candidates near matched nodes, scored by matched-neighbour
 // overlap, type and attributes; bounded candidates per node.
 class SimilarityMatcher {

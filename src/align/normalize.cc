@@ -184,6 +184,7 @@ const char* MatcherName(MatcherId id) {
     case MatcherId::kSimilarity: return "similarity";
     case MatcherId::kTwins: return "twins";
     case MatcherId::kRelaxed: return "relaxed";
+    case MatcherId::kPosition: return "position";
   }
   return "none";
 }

@@ -12,8 +12,11 @@
 namespace graphdiff::align {
 
 // Positions (i, j), ascending in both, with a[i] == b[j]: the common prefix,
-// the common suffix, and a longest common subsequence of what lies between
-// when that middle part is small enough to compare element by element.
+// the common suffix, and between them a minimal edit script (substitutions
+// count, so a changed entry keeps its neighbours' partners in place), or
+// for a middle too large to compare element by element, positions counted
+// from whichever end agrees more. Only pairs that aligning in both
+// directions gives are kept, so swapping a and b swaps the result.
 std::vector<std::pair<uint32_t, uint32_t>> AlignSequences(const std::vector<uint64_t>& a,
                                                           const std::vector<uint64_t>& b);
 

@@ -38,6 +38,7 @@ enum class MatcherId : uint8_t {
   kSimilarity,
   kTwins,
   kRelaxed,
+  kPosition,
 };
 const char* MatcherName(MatcherId id);
 
@@ -133,6 +134,13 @@ struct State {
     }
   }
 };
+
+// Whether a graph's input order means something: FX placeholders and HLO
+// parameters are a signature; IR device_data nodes are listed in the order
+// the file happens to print them.
+inline bool OrderedInputs(const Graph& g) {
+  return g.kind == GraphKind::kFx || g.kind == GraphKind::kHlo;
+}
 
 // A tie-break key that is the same for (l, r) and for the swapped problem's
 // (r, l), so greedy passes give mirror results when the sides are swapped.

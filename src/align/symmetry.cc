@@ -177,12 +177,6 @@ class Symmetry {
   uint64_t failure_budget_ = 64 + (st_.side[0].size + st_.side[1].size) / 64;
 };
 
-bool OrderedInputs(const Graph& g) {
-  // IR device_data nodes are listed in the order the file happens to print
-  // them; FX placeholders and HLO parameters are a signature.
-  return g.kind == GraphKind::kFx || g.kind == GraphKind::kHlo;
-}
-
 }  // namespace
 
 void SymmetryMatcher::Run(State& st) {

@@ -43,19 +43,12 @@ void PairTwins(State& st, const std::vector<uint64_t>& left_keys,
   });
 }
 
-bool AnyFree(const State& st, int s) {
-  for (uint32_t v = 0; v < st.side[s].size; ++v) {
-    if (st.free(s, v)) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 void TwinMatcher::Run(State& st) {
   // Alike in everything, users included.
   PairTwins(st, st.full_fp[0].context, st.full_fp[1].context, /*unique_only=*/false);
-  if (!AnyFree(st, 0) || !AnyFree(st, 1)) return;
+  if (!st.AnyFree(0) || !st.AnyFree(1)) return;
   // Then a last free node on each side that computes the same thing from
   // the same matched operands, whoever reads it: the one of twenty unused
   // `empty` allocations that gained a reader. Only one-to-one: several free

@@ -25,6 +25,7 @@ static_assert(SameOrder(Matcher::kPropagate, align::MatcherId::kPropagate));
 static_assert(SameOrder(Matcher::kSimilarity, align::MatcherId::kSimilarity));
 static_assert(SameOrder(Matcher::kTwins, align::MatcherId::kTwins));
 static_assert(SameOrder(Matcher::kRelaxed, align::MatcherId::kRelaxed));
+static_assert(SameOrder(Matcher::kPosition, align::MatcherId::kPosition));
 
 // `out` may be null to ask only whether `name` is valid.
 template <typename E, size_t N>
@@ -50,6 +51,7 @@ std::string_view MatcherName(Matcher m) {
     case Matcher::kSimilarity: return "similarity";
     case Matcher::kTwins: return "twins";
     case Matcher::kRelaxed: return "relaxed";
+    case Matcher::kPosition: return "position";
   }
   return "none";
 }
@@ -57,7 +59,7 @@ std::string_view MatcherName(Matcher m) {
 bool ParseMatcher(std::string_view name, Matcher* out) {
   static constexpr Matcher kAll[] = {Matcher::kNone,      Matcher::kAnchor,    Matcher::kRefine,
                                      Matcher::kSymmetry,  Matcher::kPropagate, Matcher::kSimilarity,
-                                     Matcher::kTwins,     Matcher::kRelaxed};
+                                     Matcher::kTwins,     Matcher::kRelaxed,   Matcher::kPosition};
   return ParseName(name, kAll, &MatcherName, out);
 }
 

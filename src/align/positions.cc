@@ -1,0 +1,78 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Graph output positions (and input positions where the format makes them a
+// signature) as evidence for what structure could not pair: the outputs of a
+// component that changed pair with the outputs at the same relative place
+// on the other side, and propagation then grows the pairs through the
+// component instead of later matchers mixing look-alike components.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "align/hash.h"
+#include "align/matchers.h"
+#include "align/sequence.h"
+
+namespace graphdiff::align {
+namespace {
+
+constexpr uint64_t kPairedSeed = 0x706f73706169ULL;
+
+// One symbol per list entry. A paired node is named by its pair, so the
+// alignment hinges on what is already known; a free one by its op class and
+// kind, so only like pairs with like.
+std::vector<uint64_t> Symbols(const State& st, int s, const std::vector<ValueRef>& values) {
+  const SideView& v = st.side[s];
+  std::vector<uint64_t> out;
+  out.reserve(values.size());
+  for (const ValueRef& r : values) {
+    if (r.node >= v.size) {
+      out.push_back(0);
+      continue;
+    }
+    const uint32_t pair = st.map[s][r.node];
+    if (pair != kNone) {
+      out.push_back(Combine(kPairedSeed, s == 0 ? r.node : pair) ^ r.output);
+    } else {
+      out.push_back(Combine(Combine(v.cls[r.node], v.leaf[r.node] * 2 + v.module[r.node]),
+                            r.output + 1));
+    }
+  }
+  return out;
+}
+
+void PairByPosition(State& st, const std::vector<ValueRef>& left,
+                    const std::vector<ValueRef>& right) {
+  const std::vector<uint64_t> a = Symbols(st, 0, left), b = Symbols(st, 1, right);
+  // A node listed twice may meet two partners; the side-symmetric order
+  // decides which, so swapping the graphs mirrors the pairs.
+  std::vector<std::pair<uint64_t, std::pair<uint32_t, uint32_t>>> pairs;
+  for (const auto& [i, j] : AlignSequences(a, b)) {
+    const uint32_t l = left[i].node, r = right[j].node;
+    if (l >= st.side[0].size || r >= st.side[1].size) continue;
+    pairs.push_back({SymKey(l, r), {l, r}});
+  }
+  std::sort(pairs.begin(), pairs.end());
+  for (const auto& [key, lr] : pairs) {
+    if (st.free(0, lr.first) && st.free(1, lr.second)) st.Match(lr.first, lr.second, MatcherId::kPosition);
+  }
+}
+
+std::vector<ValueRef> Inputs(const Graph& g) {
+  std::vector<ValueRef> out;
+  out.reserve(g.inputs.size());
+  for (uint32_t v : g.inputs) out.push_back(ValueRef{v, 0});
+  return out;
+}
+
+}  // namespace
+
+void PositionMatcher::Run(State& st) {
+  if (!st.AnyFree(0) || !st.AnyFree(1)) return;
+  const Graph& lg = *st.side[0].graph;
+  const Graph& rg = *st.side[1].graph;
+  PairByPosition(st, lg.outputs, rg.outputs);
+  if (OrderedInputs(lg) && OrderedInputs(rg)) PairByPosition(st, Inputs(lg), Inputs(rg));
+}
+
+}  // namespace graphdiff::align
