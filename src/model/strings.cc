@@ -43,6 +43,35 @@ std::string_view StringPool::Store(std::string_view s) {
   return stored;
 }
 
+size_t StringViewHash::operator()(std::string_view s) const noexcept {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+  const char* p = s.data();
+  size_t n = s.size();
+  while (n >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    p += 8;
+    n -= 8;
+  }
+  if (n > 0) {
+    uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (h ^ w) * 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+  }
+  h ^= h >> 32;
+  h *= 0xd6e8feb86659fd93ULL;
+  h ^= h >> 32;
+  return static_cast<size_t>(h);
+}
+
+void StringPool::Reserve(size_t n) {
+  index_.reserve(index_.size() + n);
+  views_.reserve(views_.size() + n);
+}
+
 StrId StringPool::Intern(std::string_view s) {
   if (s.empty()) return StrId{};
   auto it = index_.find(s);

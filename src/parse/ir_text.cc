@@ -130,6 +130,7 @@ class BlockParser {
     graph_.kind = GraphKind::kIr;
     graph_.source.file = std::string(source);
     graph_.nodes.reserve(expected_nodes);
+    graph_.strings.Reserve(expected_nodes);  // a name per node
   }
 
   absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
@@ -174,9 +175,9 @@ class BlockParser {
   std::vector<Diagnostic>* warnings_;
   Graph graph_;
   IdMap ids_;
-  absl::flat_hash_map<std::string_view, StrId> common_;
+  absl::flat_hash_map<std::string_view, StrId, StringViewHash> common_;
   std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
-  absl::flat_hash_map<std::string_view, uint32_t> type_cache_;
+  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> type_cache_;
   std::vector<std::vector<TensorType>> cached_types_;
   std::vector<ValueRef> operand_scratch_;
   std::vector<Attr> attr_scratch_;
