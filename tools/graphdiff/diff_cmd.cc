@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <future>
 #include <memory>
@@ -23,6 +24,7 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/equivalence.h"
 #include "graphdiff/report.h"
+#include "graphdiff/visual.h"
 
 namespace graphdiff::cli {
 
@@ -53,6 +55,7 @@ struct DiffArgs {
   bool all = false;
   bool stat = false;
   bool brief = false;
+  size_t max_drawn = 300;
 };
 
 // Names the graphs a selector could have matched, so a typo is easy to see.
@@ -70,8 +73,28 @@ std::string GraphNames(const Dump& dump) {
   return out;
 }
 
+// Model Explorer export: several files into the -o directory.
+absl::Status WriteModelExplorer(const DiffResult& result, const RenderOptions& render,
+                                const std::string& dir) {
+  if (dir.empty() || dir == "-") {
+    return absl::InvalidArgumentError("--format model-explorer writes files: give -o DIRECTORY");
+  }
+  absl::StatusOr<std::vector<ReportFile>> files = RenderModelExplorer(result, render);
+  if (!files.ok()) return files.status();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::UnavailableError(fmt::format("cannot create {}: {}", dir, ec.message()));
+  for (const ReportFile& f : *files) {
+    absl::Status st = WriteOutput((std::filesystem::path(dir) / f.path).string(), f.content);
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
 int RunDiff(const DiffArgs& args) {
-  absl::StatusOr<ReportFormat> format = ParseReportFormat(args.format);
+  bool model_explorer = args.format == "model-explorer";
+  absl::StatusOr<ReportFormat> format =
+      ParseReportFormat(model_explorer ? "json" : args.format);
   if (!format.ok()) return Fail(format.status());
   if (args.left == "-" && args.right == "-") {
     return Fail(absl::InvalidArgumentError(
@@ -136,6 +159,20 @@ int RunDiff(const DiffArgs& args) {
   render.width = OutputWidth(args.width);
   render.verbose = args.verbose;
   render.all = args.all;
+  render.max_drawn_nodes = args.max_drawn;
+  // The drawing formats need the graphs behind each pair.
+  std::vector<PairGraphs> graphs;
+  if (model_explorer || *format == ReportFormat::kHtml || *format == ReportFormat::kDot) {
+    absl::StatusOr<std::vector<PairGraphs>> found = FindPairGraphs(*result, *left, *right);
+    if (!found.ok()) return Fail(found.status());
+    graphs = *std::move(found);
+    render.graphs = &graphs;
+  }
+  if (model_explorer) {
+    absl::Status st = WriteModelExplorer(*result, render, args.output);
+    if (!st.ok()) return Fail(st);
+    return result->identical() ? kExitSame : kExitDifferent;
+  }
   std::string text;
   if (args.brief) {
     text = RenderDiffBrief(*result);
@@ -162,9 +199,9 @@ Runner AddDiffCommand(CLI::App& app) {
                   "Candidate dump: file, directory or archive ('-': standard input)")
       ->required();
   cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "markdown", "md"}))
+      ->check(CLI::IsMember({"text", "json", "markdown", "md", "html", "dot", "model-explorer"}))
       ->capture_default_str();
-  cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout (a DIRECTORY for --format model-explorer)");
   cmd->add_option("--equiv", args->equiv, "JSON file of extra op-equivalence classes");
   cmd->add_option("--color", args->color, "Colour: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -180,6 +217,9 @@ Runner AddDiffCommand(CLI::App& app) {
   cmd->add_flag("--stat", args->stat,
                 "One line per differing pair with a bar of node changes, like git diff --stat");
   cmd->add_flag("-q,--brief", args->brief, "One line: the verdict (the exit code says it too)");
+  cmd->add_option("--max-drawn", args->max_drawn,
+                  "html/dot: most nodes drawn per side of a pair (more on demand in the page)")
+      ->capture_default_str();
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
   return [cmd, args]() -> int {
