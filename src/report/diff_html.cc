@@ -294,9 +294,15 @@ void AppendFindings(const DiffResult& r, EvidenceIndex* index, nlohmann::json* d
           "</button> <span class=\"gd-shown\"></span>",
           i, linked);
     }
-    if (!f.explanation.empty()) *out += "<p>" + Esc(f.explanation) + "</p>";
-    if (!f.hint.empty()) *out += "<p class=\"gd-hint\">Hint: " + Esc(f.hint) + "</p>";
-    if (!links.empty()) *out += "<div class=\"gd-evs\">" + links + "</div>";
+    // Compact by default: the drawings must be in view soon after the list.
+    if (!f.explanation.empty() || !f.hint.empty() || !links.empty()) {
+      *out += fmt::format("<details><summary>why, and {} evidence item{}</summary>",
+                          f.evidence.size(), f.evidence.size() == 1 ? "" : "s");
+      if (!f.explanation.empty()) *out += "<p>" + Esc(f.explanation) + "</p>";
+      if (!f.hint.empty()) *out += "<p class=\"gd-hint\">Hint: " + Esc(f.hint) + "</p>";
+      if (!links.empty()) *out += "<div class=\"gd-evs\">" + links + "</div>";
+      *out += "</details>";
+    }
     *out += "</li>\n";
   }
   *out += "</ol></section>\n";

@@ -27,11 +27,14 @@ h2{border-bottom:1px solid #e0e0e0;margin-top:28px}
 #gd-q{width:50%;font-size:15px;padding:5px}
 #gd-qres{max-height:220px;overflow:auto}
 #gd-qres a{display:block}
-.gd-findings li{margin:6px 0 10px 0}
+.gd-findings li{margin:3px 0}
+.gd-findings details{margin-left:60px}
+.gd-findings summary{color:#616161;font-size:12px;cursor:pointer}
+.gd-show{font-size:12px}
 .gd-sev{display:inline-block;min-width:56px;font-size:12px;text-transform:uppercase;font-weight:bold}
 .gd-error .gd-sev{color:#c62828}.gd-warning .gd-sev{color:#ef6c00}.gd-info .gd-sev{color:#1565c0}
-.gd-finding p{margin:2px 0 2px 60px;color:#424242}
-.gd-evs{margin-left:60px;max-height:90px;overflow:auto;font-family:ui-monospace,monospace;font-size:12px}
+.gd-finding p{margin:2px 0;color:#424242}
+.gd-evs{max-height:90px;overflow:auto;font-family:ui-monospace,monospace;font-size:12px}
 .gd-evs a{margin-right:6px}
 .gd-evt{color:#757575;margin-right:6px}
 .gd-flash{background:#fff59d;transition:background 1s}
@@ -40,8 +43,8 @@ h2{border-bottom:1px solid #e0e0e0;margin-top:28px}
 .gd-side h3{margin:4px 0;font-size:14px}
 .gd-counts{font-size:12px;color:#424242;margin:2px 0 6px 0}
 .gd-svg{overflow:auto;max-height:80vh}
-.gd-svg svg{width:100%;height:auto}
-.gd-svg.gd-big svg{width:var(--w)}
+.gd-svg svg{width:100%;height:auto;max-height:78vh}
+.gd-svg.gd-big svg{width:var(--w);max-height:none}
 .gd-svg g.node,.gd-xside g.gx{cursor:pointer}
 .gd-sel>path,.gd-sel>polygon,.gd-sel>rect{stroke:#d50000!important;stroke-width:5px!important}
 .gd-hl>path,.gd-hl>polygon,.gd-hl>rect{stroke:#2962ff!important;stroke-width:6px!important}
