@@ -229,31 +229,24 @@ void AppendPair(const DiffResult& r, const PairScene& s, std::string* out) {
   *out += "</section>\n";
 }
 
-// Evidence -> (pair, side, node) for the script's links; evidence that names
-// no node of a drawn pair stays text.
-struct EvidenceIndex {
-  const DiffResult& result;
-  const std::vector<PairScene>& scenes;
-  std::map<std::pair<size_t, int>, visual::NameIndex> names;
-
-  std::optional<std::array<int64_t, 3>> Find(const Evidence& e) {
-    int side = e.side == "left" ? 0 : e.side == "right" ? 1 : -1;
-    if (side < 0 || e.node.empty()) return std::nullopt;
-    for (const PairScene& s : scenes) {
-      const GraphPairDiff& p = result.pairs[s.pair];
-      if ((side == 0 ? p.left_source : p.right_source) != e.source) continue;
-      auto key = std::make_pair(s.pair, side);
-      auto it = names.find(key);
-      if (it == names.end()) it = names.emplace(key, visual::IndexNames(*s.side[side].graph)).first;
-      int64_t node = visual::FindNode(it->second, e.node);
-      if (node >= 0) return std::array<int64_t, 3>{static_cast<int64_t>(s.pair), side, node};
+// Evidence -> (pair, side, node) for the script's links, from the scenes
+// (the first drawn pair that resolves an item wins); evidence that names no
+// node of a drawn pair stays text.
+std::map<uint32_t, std::array<int64_t, 3>> LinkedEvidence(const std::vector<PairScene>& scenes,
+                                                          size_t finding) {
+  std::map<uint32_t, std::array<int64_t, 3>> out;
+  for (const PairScene& s : scenes) {
+    for (int k = 0; k < 2; ++k) {
+      for (const auto& [e, node] : s.evidence[k][finding]) {
+        out.emplace(e, std::array<int64_t, 3>{static_cast<int64_t>(s.pair), k, node});
+      }
     }
-    return std::nullopt;
   }
-};
+  return out;
+}
 
-void AppendFindings(const DiffResult& r, EvidenceIndex* index, nlohmann::json* data,
-                    std::string* out) {
+void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
+                    nlohmann::json* data, std::string* out) {
   *out += fmt::format("<section id=\"findings\"><h2>Findings ({})</h2>\n",
                       r.findings.empty() ? "none" : report::SeverityCounts(r.findings));
   *out += "<ol class=\"gd-findings\">\n";
@@ -263,8 +256,12 @@ void AppendFindings(const DiffResult& r, EvidenceIndex* index, nlohmann::json* d
     nlohmann::json ev = nlohmann::json::array();
     std::string links;
     size_t linked = 0;
-    for (const Evidence& e : f.evidence) {
-      std::optional<std::array<int64_t, 3>> at = index->Find(e);
+    std::map<uint32_t, std::array<int64_t, 3>> linked_at = LinkedEvidence(scenes, i);
+    for (uint32_t k = 0; k < f.evidence.size(); ++k) {
+      const Evidence& e = f.evidence[k];
+      auto found = linked_at.find(k);
+      std::optional<std::array<int64_t, 3>> at;
+      if (found != linked_at.end()) at = found->second;
       std::string text = e.side.empty() ? e.node : e.side + " " + e.node;
       if (!e.op.empty()) text += " " + e.op;
       if (!e.note.empty() && e.node.empty()) text += e.note;
@@ -373,8 +370,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
          "by name or op (e.g. %45, expand)\" autocomplete=\"off\"> <span id=\"gd-qcount\"></span>"
          "<div id=\"gd-qres\"></div></div>\n</header>\n";
   nlohmann::json data;
-  EvidenceIndex index{result, scenes, {}};
-  AppendFindings(result, &index, &data, &out);
+  AppendFindings(result, scenes, &data, &out);
   nlohmann::json pairs = nlohmann::json::array();
   for (const PairScene& s : scenes) {
     AppendPair(result, s, &out);

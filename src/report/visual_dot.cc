@@ -116,9 +116,55 @@ void AppendSideDot(const PairScene& s, int side, std::string_view prefix,
       }
     }
   }
+  std::vector<uint8_t> clustered(g.nodes.size(), 0);
+  for (size_t k = 0; k < s.finding_groups[side].size(); ++k) {
+    const PairScene::FindingGroup& fg = s.finding_groups[side][k];
+    std::string members;
+    size_t count = 0;
+    for (uint32_t m : fg.nodes) {
+      if (!drawn[m] || clustered[m]) continue;
+      clustered[m] = 1;
+      ++count;
+      members += fmt::format(" {}{};", prefix, m);
+    }
+    if (count < 2) continue;
+    *out += fmt::format(
+        "  subgraph cluster_{}f{} {{ label={}; fontsize=14; style=\"rounded,filled\"; "
+        "color=\"{}\"; fillcolor=\"#f3e5f5\";{} }}\n",
+        prefix, k, DotQuote(fg.title), kOnlyOutputColor, members);
+    // Many small dead ends side by side would make the drawing one long row:
+    // invisible edges stack them into a block about as wide as it is tall.
+    std::vector<uint8_t> member(g.nodes.size(), 0);
+    std::vector<uint8_t> read(g.nodes.size(), 0);
+    for (uint32_t m : fg.nodes) member[m] = drawn[m];
+    for (uint32_t m : fg.nodes) {
+      for (const ValueRef& v : g.nodes[m].operands) {
+        if (v.node < g.nodes.size() && member[v.node]) read[v.node] = 1;
+      }
+    }
+    std::vector<uint32_t> ends;
+    std::vector<uint32_t> heads;
+    for (uint32_t m : fg.nodes) {
+      if (!member[m] || read[m]) continue;
+      ends.push_back(m);
+      uint32_t head = m;
+      for (const ValueRef& v : g.nodes[m].operands) {
+        if (v.node < g.nodes.size() && member[v.node]) {
+          head = v.node;
+          break;
+        }
+      }
+      heads.push_back(head);
+    }
+    size_t width = 4;
+    while (width * width < ends.size()) ++width;
+    for (size_t i = 0; i + width < ends.size(); ++i) {
+      *out += fmt::format("  {}{} -> {}{} [style=invis];\n", prefix, ends[i], prefix,
+                          heads[i + width]);
+    }
+  }
   // A one-to-many substitution: the many drawn as one dashed box, labelled
   // with what they replace.
-  std::vector<uint8_t> clustered(g.nodes.size(), 0);
   for (size_t k = 0; k < s.groups.size(); ++k) {
     auto [one_side, one] = s.groups[k];
     if (one_side == side) continue;

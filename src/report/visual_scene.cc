@@ -92,6 +92,76 @@ Selection Select(const PairScene& s, const Users* users[2], size_t cap) {
   return out;
 }
 
+// Resolves every finding's evidence on this pair's two graphs.
+void ResolveEvidence(const DiffResult& result, PairScene* s) {
+  const GraphPairDiff& p = result.pairs[s->pair];
+  for (int k = 0; k < 2; ++k) {
+    s->evidence[k].assign(result.findings.size(), {});
+    const std::string& source = k == 0 ? p.left_source : p.right_source;
+    std::string_view side_name = k == 0 ? "left" : "right";
+    NameIndex names;
+    bool indexed = false;
+    for (size_t f = 0; f < result.findings.size(); ++f) {
+      const std::vector<Evidence>& ev = result.findings[f].evidence;
+      for (uint32_t e = 0; e < ev.size(); ++e) {
+        if (ev[e].side != side_name || ev[e].source != source || ev[e].node.empty()) continue;
+        if (!indexed) {
+          names = IndexNames(*s->side[k].graph);
+          indexed = true;
+        }
+        int64_t node = FindNode(names, ev[e].node);
+        if (node >= 0) s->evidence[k][f].emplace_back(e, static_cast<uint32_t>(node));
+      }
+    }
+  }
+}
+
+void GroupDeadEnds(const DiffResult& result, const Users* users[2], PairScene* s) {
+  for (int k = 0; k < 2; ++k) {
+    const Graph& g = *s->side[k].graph;
+    const Users& u = *users[k];
+    std::vector<size_t> order;
+    for (size_t f = 0; f < s->evidence[k].size(); ++f) {
+      if (!s->evidence[k][f].empty()) order.push_back(f);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return s->evidence[k][a].size() < s->evidence[k][b].size();
+    });
+    // owner[n]: 1 + the index of the group holding n; 0 = free.
+    std::vector<uint32_t> owner(g.nodes.size(), 0);
+    for (size_t f : order) {
+      uint32_t me = static_cast<uint32_t>(s->finding_groups[k].size() + 1);
+      std::vector<uint32_t> members;
+      for (const auto& [e, n] : s->evidence[k][f]) {
+        if (owner[n] != 0 || u.start[n] != u.start[n + 1]) continue;
+        owner[n] = me;
+        members.push_back(n);
+      }
+      if (members.size() < 2) {
+        for (uint32_t n : members) owner[n] = 0;
+        continue;
+      }
+      size_t dead = members.size();
+      for (size_t i = 0; i < dead; ++i) {
+        for (const ValueRef& v : g.nodes[members[i]].operands) {
+          uint32_t o = v.node;
+          if (o >= g.nodes.size() || owner[o] != 0) continue;
+          bool only_ours = true;
+          for (uint32_t j = u.start[o]; j < u.start[o + 1]; ++j) {
+            if (owner[u.list[j]] != me) only_ours = false;
+          }
+          if (only_ours) {
+            owner[o] = me;
+            members.push_back(o);
+          }
+        }
+      }
+      std::sort(members.begin(), members.end());
+      s->finding_groups[k].push_back({f, result.findings[f].title, std::move(members)});
+    }
+  }
+}
+
 }  // namespace
 
 bool Drawable(const GraphPairDiff& p, const PairGraphs& g) {
@@ -166,6 +236,8 @@ PairScene BuildScene(const DiffResult& result, size_t index, const PairGraphs& g
   Users lu(*graphs.left);
   Users ru(*graphs.right);
   const Users* users[2] = {&lu, &ru};
+  ResolveEvidence(result, &s);
+  GroupDeadEnds(result, users, &s);
   Selection all = Select(s, users, std::numeric_limits<size_t>::max());
   Selection capped = Select(s, users, std::max<size_t>(max_drawn, 1));
   for (int k = 0; k < 2; ++k) {

@@ -44,6 +44,19 @@ struct PairScene {
   // One-to-many substitutions: (side holding the one node, that node); the
   // other side's partners form the group.
   std::vector<std::pair<int, uint32_t>> groups;
+  // Per side, per finding (DiffResult::findings order): the evidence items
+  // that name a node of this pair, as (evidence index, node).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> evidence[2];
+  // Per side: dead ends a finding explains (cited nodes nobody reads, with
+  // operands only they read), drawn as one box titled by the finding, so
+  // "40 dead expands" is one thing in the picture. The most specific
+  // finding (fewest nodes) claims a node first.
+  struct FindingGroup {
+    size_t finding = 0;  // index into DiffResult::findings
+    std::string title;
+    std::vector<uint32_t> nodes;
+  };
+  std::vector<FindingGroup> finding_groups[2];
 };
 
 // Builds the scene of pair `index`; drawn sets hold at most `max_drawn`
