@@ -163,7 +163,9 @@ class Browser : public ::testing::Test {
     EXPECT_EQ(shot.exit_code, 0) << shot.err.substr(0, 2000);
     std::ifstream png(ArtifactDir() + "/" + name + ".png", std::ios::binary | std::ios::ate);
     EXPECT_TRUE(png.good());
-    if (png.good()) EXPECT_GT(static_cast<long>(png.tellg()), 10000);
+    if (png.good()) {
+      EXPECT_GT(static_cast<long>(png.tellg()), 10000);
+    }
     std::printf("[ browser  ] %s: load %ld ms in the page, dump-dom run %.2f s, screenshot %s\n",
                 name.c_str(), st.load_ms, dom.seconds,
                 (ArtifactDir() + "/" + name + ".png").c_str());

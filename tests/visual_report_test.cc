@@ -163,7 +163,9 @@ TEST(VisualDot, ResNetDotLaysOutWithGraphviz) {
     std::string one = dot.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at);
     absl::StatusOr<std::string> svg = visual::LayoutSvg(one);
     EXPECT_TRUE(svg.ok()) << svg.status();
-    if (svg.ok()) EXPECT_THAT(*svg, HasSubstr("<svg"));
+    if (svg.ok()) {
+      EXPECT_THAT(*svg, HasSubstr("<svg"));
+    }
     at = next == std::string::npos ? next : next + 1;
   }
 }
