@@ -66,6 +66,15 @@ std::string Clip(std::string_view s, size_t max) {
   return std::string(s.substr(0, max)) + "...";
 }
 
+// What the page needs at once about a side; its nodes (SideData) sit in a
+// block of their own that the script parses on first use, so a 10^5-node
+// pair costs nothing until someone clicks, searches or expands.
+nlohmann::json SideMeta(const PairScene& s, int side, const GraphPairDiff& p) {
+  return {{"source", side == 0 ? p.left_source : p.right_source},
+          {"graph", side == 0 ? p.left_graph : p.right_graph},
+          {"drawn", s.side[side].drawn}};
+}
+
 // One side's nodes as compact arrays, the order the script reads them:
 // [name, op, raw op, kind, type, line, change, output mark, operands, attrs, frame].
 nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p) {
@@ -89,7 +98,8 @@ nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p) {
       attrs.push_back(nlohmann::json::array({g.str(a.key), Clip(g.str(a.value), 240)}));
     }
     nodes.push_back(nlohmann::json::array(
-        {g.str(n.name), g.str(n.op), g.str(n.raw_op), NodeKindName(n.kind),
+        {g.str(n.name), g.str(n.op), n.raw_op == n.op ? std::string_view() : g.str(n.raw_op),
+         NodeKindName(n.kind),
          Clip(FormatResults(g, n), 200), n.line, static_cast<int>(sc.change[i]),
          static_cast<int>(sc.output[i]), std::move(operands), std::move(attrs),
          Clip(g.str(n.frame), 200)}));
@@ -112,12 +122,9 @@ nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p) {
     }
   }
   nlohmann::json out;
-  out["source"] = side == 0 ? p.left_source : p.right_source;
-  out["graph"] = side == 0 ? p.left_graph : p.right_graph;
   out["n"] = std::move(nodes);
   out["p"] = std::move(partners);
   out["c"] = std::move(changes);
-  out["drawn"] = sc.drawn;
   return out;
 }
 
@@ -372,12 +379,16 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   nlohmann::json data;
   AppendFindings(result, scenes, &data, &out);
   nlohmann::json pairs = nlohmann::json::array();
+  std::string node_blocks;
   for (const PairScene& s : scenes) {
     AppendPair(result, s, &out);
     const GraphPairDiff& p = result.pairs[s.pair];
     pairs.push_back({{"pair", s.pair},
                      {"name", report::PairName(p)},
-                     {"sides", nlohmann::json::array({SideData(s, 0, p), SideData(s, 1, p)})}});
+                     {"sides", nlohmann::json::array({SideMeta(s, 0, p), SideMeta(s, 1, p)})}});
+    node_blocks += fmt::format(
+        "<script type=\"application/json\" id=\"gd-pair-{}\">{}</script>\n", s.pair,
+        ScriptJson(nlohmann::json::array({SideData(s, 0, p), SideData(s, 1, p)})));
   }
   if (!undrawn.empty()) {
     out += "<section><h2>Differing pairs not drawn</h2><ul>\n";
@@ -402,6 +413,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   out += "<pre id=\"gd-selftest\" hidden></pre>\n";
   data["pairs"] = std::move(pairs);
   out += "<script type=\"application/json\" id=\"gd-data\">" + ScriptJson(data) + "</script>\n";
+  out += node_blocks;
   out += "<script>\n";
   out += visual::kHtmlScript;
   out += "</script>\n</body></html>\n";

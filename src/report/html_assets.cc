@@ -90,7 +90,17 @@ const char kHtmlScript[] = R"JS(
     if (text != null) e.textContent = text;
     return e;
   }
-  function side(p, s) { return byPair[p].sides[s]; }
+  function side(p, s) {
+    var pd = byPair[p];
+    if (!pd.loaded) {
+      var block = JSON.parse(document.getElementById('gd-pair-' + p).textContent);
+      [0, 1].forEach(function (k) {
+        pd.sides[k].n = block[k].n; pd.sides[k].p = block[k].p; pd.sides[k].c = block[k].c;
+      });
+      pd.loaded = true;
+    }
+    return pd.sides[s];
+  }
   function nodeOf(p, s, i) { return side(p, s).n[i]; }
   function partners(p, s, i) {
     var v = side(p, s).p[i];
@@ -329,7 +339,7 @@ const char kHtmlScript[] = R"JS(
     var hits = 0, MAX = 100;
     D.pairs.forEach(function (pd) {
       [0, 1].forEach(function (s) {
-        var n = pd.sides[s].n;
+        var n = side(pd.pair, s).n;
         for (var i = 0; i < n.length; i++) {
           if (n[i][0].toLowerCase().indexOf(q) < 0 && n[i][1].toLowerCase().indexOf(q) < 0) continue;
           hits++;
