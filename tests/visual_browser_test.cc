@@ -25,20 +25,8 @@
 namespace graphdiff {
 namespace {
 
-using ::testing::HasSubstr;
-
-std::string Quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::string Slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using testing::Quote;
+using testing::Slurp;
 
 std::string FindChromium() {
   if (const char* env = std::getenv("GRAPHDIFF_CHROMIUM")) return env;

@@ -48,9 +48,21 @@ const ResNetCase& ResNet() {
   return *c;
 }
 
+RenderOptions WithGraphs(const ResNetCase& c) {
+  RenderOptions o;
+  o.graphs = &c.graphs;
+  return o;
+}
+
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+size_t Differing(const DiffResult& r) {
+  size_t n = 0;
+  for (const GraphPairDiff& p : r.pairs) n += p.identical() ? 0 : 1;
   return n;
 }
 
@@ -66,14 +78,12 @@ const GraphPairDiff* IrPair(const DiffResult& r, size_t* index) {
 
 TEST(VisualHtml, ResNetPageHoldsFindingsDrawingsAndData) {
   const ResNetCase& c = ResNet();
-  RenderOptions o;
-  o.graphs = &c.graphs;
+  RenderOptions o = WithGraphs(c);
   std::string html = RenderDiff(c.result, ReportFormat::kHtml, o);
   EXPECT_THAT(html, HasSubstr("<!DOCTYPE html>"));
   EXPECT_EQ(Count(html, "<li class=\"gd-finding"), c.result.findings.size());
   // Every differing pair is drawn on both sides.
-  size_t differing = 0;
-  for (const GraphPairDiff& p : c.result.pairs) differing += p.identical() ? 0 : 1;
+  size_t differing = Differing(c.result);
   ASSERT_GT(differing, 0u);
   EXPECT_EQ(Count(html, "<div class=\"gd-svg\""), 2 * differing);
   // The 80 extra outputs are outlined: Graphviz draws them with the colour.
@@ -99,13 +109,10 @@ TEST(VisualHtml, WithoutGraphsListsFindingsOnly) {
 
 TEST(VisualHtml, DrawingIsBoundedButEveryNodeIsEmbedded) {
   const ResNetCase& c = ResNet();
-  RenderOptions o;
-  o.graphs = &c.graphs;
+  RenderOptions o = WithGraphs(c);
   o.max_drawn_nodes = 20;
   std::string html = RenderDiffHtml(c.result, o);
-  size_t differing = 0;
-  for (const GraphPairDiff& p : c.result.pairs) differing += p.identical() ? 0 : 1;
-  EXPECT_LE(Count(html, "class=\"node\""), 2 * 20 * differing);
+  EXPECT_LE(Count(html, "class=\"node\""), 2 * 20 * Differing(c.result));
   EXPECT_THAT(html, HasSubstr("more is a click away"));
   size_t ir = 0;
   IrPair(c.result, &ir);
@@ -157,8 +164,7 @@ TEST(VisualHtml, DumpTextCannotInjectMarkup) {
 
 TEST(VisualDot, ResNetDotLaysOutWithGraphviz) {
   const ResNetCase& c = ResNet();
-  RenderOptions o;
-  o.graphs = &c.graphs;
+  RenderOptions o = WithGraphs(c);
   std::string dot = RenderDiff(c.result, ReportFormat::kDot, o);
   EXPECT_THAT(dot, HasSubstr("subgraph cluster_left"));
   EXPECT_THAT(dot, HasSubstr("subgraph cluster_right"));
@@ -185,8 +191,7 @@ TEST(VisualDot, GraphvizErrorIsAStatus) {
 
 TEST(VisualModelExplorer, MappingIsTheAlignment) {
   const ResNetCase& c = ResNet();
-  RenderOptions o;
-  o.graphs = &c.graphs;
+  RenderOptions o = WithGraphs(c);
   absl::StatusOr<std::vector<ReportFile>> files = RenderModelExplorer(c.result, o);
   ASSERT_TRUE(files.ok()) << files.status();
   std::map<std::string, std::string> by_path;
