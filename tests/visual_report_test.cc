@@ -138,6 +138,36 @@ TEST(VisualHtml, DrawingIsBoundedButEveryNodeIsEmbedded) {
   EXPECT_TRUE(found);
 }
 
+TEST(VisualHtml, ShowsEachNodesOwnDumpLineWhenGivenTheText) {
+  const ResNetCase& c = ResNet();
+  size_t ir = 0;
+  ASSERT_NE(IrPair(c.result, &ir), nullptr);
+  std::vector<PairGraphs> graphs = c.graphs;
+  std::string left = testing::ReadTestdata("resnet18-xla5430/torchxla_trace_once/ir.txt");
+  std::string right = testing::ReadTestdata("resnet18-xla5430/openxla/ir.txt");
+  graphs[ir].left_text = left;
+  graphs[ir].right_text = right;
+  RenderOptions o;
+  o.graphs = &graphs;
+  std::string html = RenderDiffHtml(c.result, o);
+  std::string id = "id=\"gd-pair-" + std::to_string(ir) + "\">";
+  size_t begin = html.find(id);
+  ASSERT_NE(begin, std::string::npos);
+  begin += id.size();
+  nlohmann::json nodes = nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+  for (int side = 0; side < 2; ++side) {
+    const Graph& g = side == 0 ? *graphs[ir].left : *graphs[ir].right;
+    ASSERT_EQ(nodes[side]["n"].size(), g.nodes.size());
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      const auto& n = nodes[side]["n"][i];
+      ASSERT_EQ(n.size(), 12u);
+      // IR lines start with the node's own name: "%17 = f32[...] aten::add(...)".
+      EXPECT_EQ(n[11].get<std::string>().rfind(std::string(g.str(g.nodes[i].name)) + " = ", 0), 0u)
+          << n[11];
+    }
+  }
+}
+
 TEST(VisualHtml, DumpTextCannotInjectMarkup) {
   testing::GraphBuilder lb;
   uint32_t x = lb.Input("f32[4]");

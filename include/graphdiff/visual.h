@@ -14,6 +14,7 @@
 
 #include "graphdiff/export.h"
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -30,6 +31,11 @@ namespace graphdiff {
 struct PairGraphs {
   const Graph* left = nullptr;
   const Graph* right = nullptr;
+  // The text of each graph's dump file, when the caller has it (Dump does
+  // not keep it): the HTML page then shows each node's own dump line beside
+  // the line rebuilt from the parsed node. Empty: rebuilt lines only.
+  std::string_view left_text;
+  std::string_view right_text;
 };
 
 // Finds each pair's graphs in the dumps DiffDumps compared, by file path and

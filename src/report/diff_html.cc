@@ -75,11 +75,32 @@ nlohmann::json SideMeta(const PairScene& s, int side, const GraphPairDiff& p) {
           {"drawn", s.side[side].drawn}};
 }
 
+// Line `line` (1-based) of `text`, given the offsets of line starts.
+std::string_view TextLine(std::string_view text, const std::vector<size_t>& starts,
+                          uint32_t line) {
+  if (line == 0 || line > starts.size()) return {};
+  size_t begin = starts[line - 1];
+  size_t end = line < starts.size() ? starts[line] - 1 : text.size();
+  std::string_view out = text.substr(begin, end - begin);
+  while (!out.empty() && (out.back() == '\r' || out.back() == '\n')) out.remove_suffix(1);
+  while (!out.empty() && (out.front() == ' ' || out.front() == '\t')) out.remove_prefix(1);
+  return out;
+}
+
 // One side's nodes as compact arrays, the order the script reads them:
-// [name, op, raw op, kind, type, line, change, output mark, operands, attrs, frame].
-nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p) {
+// [name, op, raw op, kind, type, line, change, output mark, operands, attrs,
+// frame, dump line (only when the dump's text was given)].
+nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p,
+                        std::string_view text) {
   const visual::SideScene& sc = s.side[side];
   const Graph& g = *sc.graph;
+  std::vector<size_t> starts;
+  if (!text.empty()) {
+    starts.push_back(0);
+    for (size_t i = 0; i + 1 < text.size(); ++i) {
+      if (text[i] == '\n') starts.push_back(i + 1);
+    }
+  }
   nlohmann::json nodes = nlohmann::json::array();
   nlohmann::json partners = nlohmann::json::array();
   nlohmann::json changes = nlohmann::json::object();
@@ -103,6 +124,7 @@ nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p) {
          Clip(FormatResults(g, n), 200), n.line, static_cast<int>(sc.change[i]),
          static_cast<int>(sc.output[i]), std::move(operands), std::move(attrs),
          Clip(g.str(n.frame), 200)}));
+    if (!starts.empty()) nodes.back().push_back(Clip(TextLine(text, starts, n.line), 400));
     const std::vector<uint32_t>& ps = sc.partners[i];
     if (ps.empty()) {
       partners.push_back(-1);
@@ -388,7 +410,9 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
                      {"sides", nlohmann::json::array({SideMeta(s, 0, p), SideMeta(s, 1, p)})}});
     node_blocks += fmt::format(
         "<script type=\"application/json\" id=\"gd-pair-{}\">{}</script>\n", s.pair,
-        ScriptJson(nlohmann::json::array({SideData(s, 0, p), SideData(s, 1, p)})));
+        ScriptJson(nlohmann::json::array(
+            {SideData(s, 0, p, (*options.graphs)[s.pair].left_text),
+             SideData(s, 1, p, (*options.graphs)[s.pair].right_text)})));
   }
   if (!undrawn.empty()) {
     out += "<section><h2>Differing pairs not drawn</h2><ul>\n";

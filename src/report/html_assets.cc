@@ -193,7 +193,8 @@ const char kHtmlScript[] = R"JS(
     row(t, 'kind', n[3]);
     row(t, 'type', n[4]);
     row(t, 'dump', sd.source + (n[5] ? ':' + n[5] : ''));
-    row(t, 'line', el('div', 'gd-line', line(p, s, i)));
+    if (n[11]) row(t, 'dump line', el('div', 'gd-line', n[11]));
+    row(t, n[11] ? 'as parsed' : 'line', el('div', 'gd-line', line(p, s, i)));
     if (n[10]) row(t, 'frame', n[10]);
     n[9].forEach(function (a) { row(t, a[0], a[1]); });
     row(t, 'operands', links(p, s, n[8].map(opnd), 40));

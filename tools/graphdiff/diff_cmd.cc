@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -71,6 +72,39 @@ std::string GraphNames(const Dump& dump) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
   return out;
+}
+
+// The HTML page shows each node's own dump line when it has the file's text.
+// Dumps keep no text, so files on disk are read again; files inside archives
+// and standard input are not, and their nodes show the parsed line only.
+void AttachDumpText(const Dump& left, const Dump& right, std::map<std::string, std::string>* texts,
+                    std::vector<PairGraphs>* graphs) {
+  std::map<const Graph*, const std::string*> sources;
+  for (const Dump* d : {&left, &right}) {
+    for (const DumpFile& f : d->files) {
+      for (const Graph& g : f.graphs) sources[&g] = &f.source;
+    }
+  }
+  auto text_of = [&](const Graph* g) -> std::string_view {
+    auto it = sources.find(g);
+    if (it == sources.end()) return {};
+    const std::string& path = *it->second;
+    auto cached = texts->find(path);
+    if (cached != texts->end()) return cached->second;
+    std::error_code ec;
+    std::string content;
+    if (std::filesystem::is_regular_file(path, ec)) {
+      std::ifstream f(path, std::ios::binary);
+      std::ostringstream ss;
+      ss << f.rdbuf();
+      if (f) content = ss.str();
+    }
+    return texts->emplace(path, std::move(content)).first->second;
+  };
+  for (PairGraphs& g : *graphs) {
+    g.left_text = text_of(g.left);
+    g.right_text = text_of(g.right);
+  }
 }
 
 // Model Explorer export: several files into the -o directory.
@@ -162,10 +196,12 @@ int RunDiff(const DiffArgs& args) {
   render.max_drawn_nodes = args.max_drawn;
   // The drawing formats need the graphs behind each pair.
   std::vector<PairGraphs> graphs;
+  std::map<std::string, std::string> texts;  // outlives `graphs`, which points into it
   if (model_explorer || *format == ReportFormat::kHtml || *format == ReportFormat::kDot) {
     absl::StatusOr<std::vector<PairGraphs>> found = FindPairGraphs(*result, *left, *right);
     if (!found.ok()) return Fail(found.status());
     graphs = *std::move(found);
+    AttachDumpText(*left, *right, &texts, &graphs);
     render.graphs = &graphs;
   }
   if (model_explorer) {
