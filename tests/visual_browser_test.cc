@@ -215,6 +215,8 @@ TEST_F(Browser, ResNet18Report) {
   EXPECT_GT(t["detailsChars"].get<int>(), 100);
   EXPECT_GE(t["backLinks"].get<int>(), 1);
   EXPECT_GT(t["expandedNodes"].get<int>(), 0);
+  EXPECT_EQ(t["expandedAfterClear"].get<int>(), 0);
+  EXPECT_EQ(t["zoomed"].get<int>(), 1);
   EXPECT_GE(t["searchExpand"].get<int>(), 48);
   EXPECT_GT(t["selectedAfterSearch"].get<int>(), 0);
 }

@@ -426,6 +426,17 @@ const char kHtmlScript[] = R"JS(
       if (ex) ex.click();
       r.expandedNodes = document.querySelectorAll('g.gx').length;
     }
+    var zoom = document.querySelector('button.gd-zoom');
+    if (zoom) {
+      zoom.click();
+      r.zoomed = document.querySelectorAll('.gd-svg.gd-big').length;
+      zoom.click();
+    }
+    var clear = document.querySelector('.gd-expanded:not([hidden]) button.gd-xclear');
+    if (clear) {
+      clear.click();
+      r.expandedAfterClear = document.querySelectorAll('g.gx').length;
+    }
     var q = document.getElementById('gd-q');
     q.value = 'expand';
     r.searchExpand = search(q.value);
