@@ -171,14 +171,22 @@ std::string InlineSvg(const std::string& svg, std::string* natural_width) {
 
 struct SideCounts {
   size_t by_change[3] = {0, 0, 0};
-  size_t only_outputs = 0;
+  size_t only_output_nodes = 0;
+  size_t only_outputs = 0;  // output positions: a multi-output node may return several
 };
 
-SideCounts CountDrawn(const visual::SideScene& sc) {
+SideCounts CountDrawn(const PairScene& s, int side, const GraphPairDiff& p) {
+  const visual::SideScene& sc = s.side[side];
   SideCounts c;
+  std::vector<uint8_t> drawn(sc.change.size(), 0);
   for (uint32_t n : sc.drawn) {
+    drawn[n] = 1;
     ++c.by_change[static_cast<int>(sc.change[n])];
-    if (sc.output[n] == visual::kOnlyOutput) ++c.only_outputs;
+    if (sc.output[n] == visual::kOnlyOutput) ++c.only_output_nodes;
+  }
+  const Graph& g = *sc.graph;
+  for (uint32_t pos : side == 0 ? p.alignment.left_only_outputs : p.alignment.right_only_outputs) {
+    if (drawn[g.outputs[pos].node]) ++c.only_outputs;
   }
   return c;
 }
@@ -187,7 +195,7 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, std::strin
   const visual::SideScene& sc = s.side[side];
   const char* name = side == 0 ? "left" : "right";
   const char letter = side == 0 ? 'L' : 'R';
-  SideCounts c = CountDrawn(sc);
+  SideCounts c = CountDrawn(s, side, p);
   *out += fmt::format("<div class=\"gd-side\" data-side=\"{}\">\n<h3>{}: {}</h3>\n", letter,
                       name, Esc(side == 0 ? p.left_source : p.right_source));
   *out += fmt::format(
@@ -205,8 +213,11 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, std::strin
       c.by_change[1], c.by_change[0]);
   if (c.only_outputs > 0) {
     *out += fmt::format(
-        " &nbsp; <span class=\"gd-sw gd-sw-out\"></span><b>{} {}</b>", c.only_outputs,
-        side == 0 ? "removed outputs" : "extra outputs");
+        " &nbsp; <span class=\"gd-sw gd-sw-out\"></span><b>{} {}</b>{}", c.only_outputs,
+        side == 0 ? "removed outputs" : "extra outputs",
+        c.only_output_nodes == c.only_outputs
+            ? std::string()
+            : fmt::format(" (returned by {} nodes)", c.only_output_nodes));
   }
   *out += "</p>\n";
   std::string dot = "digraph side {\n"
@@ -398,6 +409,14 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   out += "<div class=\"gd-search\"><input id=\"gd-q\" type=\"search\" placeholder=\"find nodes "
          "by name or op (e.g. %45, expand)\" autocomplete=\"off\"> <span id=\"gd-qcount\"></span>"
          "<div id=\"gd-qres\"></div></div>\n</header>\n";
+  if (!scenes.empty()) {
+    out += "<nav class=\"gd-nav\">Drawings:";
+    for (const PairScene& s : scenes) {
+      out += fmt::format(" <a href=\"#pair-{}\">{}</a>", s.pair,
+                         Esc(report::PairName(result.pairs[s.pair])));
+    }
+    out += "</nav>\n";
+  }
   nlohmann::json data;
   AppendFindings(result, scenes, &data, &out);
   nlohmann::json pairs = nlohmann::json::array();
