@@ -210,6 +210,8 @@ TEST_F(Browser, ResNet18Report) {
     }
   }
   EXPECT_TRUE(saw_dead_expand);
+  // Outlined nodes are visibly outlined (the style reaches Graphviz's shapes).
+  EXPECT_EQ(t["highlightStroke"], "rgb(41, 98, 255)");
   // Links both ways, details, expansion and search work.
   EXPECT_GT(t["selected"].get<int>(), 0);
   EXPECT_GT(t["detailsChars"].get<int>(), 100);

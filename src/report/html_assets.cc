@@ -46,8 +46,8 @@ h2{border-bottom:1px solid #e0e0e0;margin-top:28px}
 .gd-svg svg{width:100%;height:auto;max-height:78vh}
 .gd-svg.gd-big svg{width:var(--w);max-height:none}
 .gd-svg g.node,.gd-xside g.gx{cursor:pointer}
-.gd-sel>path,.gd-sel>polygon,.gd-sel>rect{stroke:#d50000!important;stroke-width:5px!important}
-.gd-hl>path,.gd-hl>polygon,.gd-hl>rect{stroke:#2962ff!important;stroke-width:6px!important}
+.gd-sel path,.gd-sel polygon,.gd-sel rect{stroke:#d50000!important;stroke-width:5px!important}
+.gd-hl path,.gd-hl polygon,.gd-hl rect{stroke:#2962ff!important;stroke-width:6px!important}
 .gd-warn{color:#b71c1c}
 #gd-details{position:fixed;top:0;right:0;width:29%;height:100%;overflow:auto;border-left:1px solid #bdbdbd;background:#fafafa;padding:8px 10px;box-sizing:border-box;font-size:13px}
 #gd-details h4{margin:10px 0 4px 0}
@@ -414,6 +414,8 @@ const char kHtmlScript[] = R"JS(
     r.findingIds = D.findings.map(function (f) { return f.id; });
     r.evidencePerFinding = D.findings.map(function (f) { return f.ev.length; });
     r.shownPerFinding = D.findings.map(function (f, fi) { return f.ev.length ? showFinding(fi, null) : 0; });
+    var lit = document.querySelector('.gd-svg .gd-hl path, .gd-svg .gd-hl polygon');
+    r.highlightStroke = lit ? getComputedStyle(lit).stroke : '';
     var ev = document.querySelector('a.gd-ev');
     if (ev) {
       ev.click();
