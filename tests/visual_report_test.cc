@@ -301,6 +301,16 @@ TEST(VisualPairGraphs, OtherDumpsAreAnError) {
   const ResNetCase& c = ResNet();
   Dump empty;
   EXPECT_FALSE(FindPairGraphs(c.result, empty, c.right).ok());
+  // A graph of the right path and name whose nodes are not the ones aligned.
+  DiffResult other = c.result;
+  ASSERT_FALSE(other.pairs.empty());
+  ASSERT_FALSE(other.pairs[0].pairs.empty());
+  other.pairs[0].pairs[0].left = "no-such-node";
+  EXPECT_FALSE(FindPairGraphs(other, c.left, c.right).ok());
+  // Read back from JSON: no alignment, nothing to draw from.
+  absl::StatusOr<DiffResult> back = DiffResultFromJson(DiffResultToJson(c.result));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_FALSE(FindPairGraphs(*back, c.left, c.right).ok());
 }
 
 }  // namespace

@@ -38,10 +38,11 @@ struct PairGraphs {
   std::string_view right_text;
 };
 
-// Finds each pair's graphs in the dumps DiffDumps compared, by file path and
-// graph name (taking graphs in order when a file holds several of one
-// name). The dumps must outlive the result. Errors: a pair's graph is not
-// in its dump, or its alignment does not fit it (a DiffResult of other dumps).
+// Finds each pair's graphs in the dumps DiffDumps compared, by file path,
+// graph name and the node names of the pair's alignment (which tells apart
+// graphs of one name in one file). The dumps must outlive the result.
+// Errors: a pair's graphs are not in the dumps (a DiffResult of other dumps,
+// or one read back from JSON, which has no alignment).
 absl::StatusOr<std::vector<PairGraphs>> FindPairGraphs(const DiffResult& result,
                                                        const Dump& left, const Dump& right);
 

@@ -14,8 +14,25 @@
 namespace graphdiff {
 namespace {
 
+// Whether `g` is the graph `side` of pair `p` was computed on: every
+// aligned pair names the same node. Tells apart same-named graphs of a file.
+bool Fits(const GraphPairDiff& p, const Graph& g, int side) {
+  const Alignment& a = p.alignment;
+  if (a.pairs.size() != p.pairs.size()) return false;
+  for (size_t k = 0; k < a.pairs.size(); ++k) {
+    uint32_t node = side == 0 ? a.pairs[k].left : a.pairs[k].right;
+    if (node >= g.nodes.size()) return false;
+    const std::string& name = side == 0 ? p.pairs[k].left : p.pairs[k].right;
+    std::string_view actual = g.str(g.nodes[node].name);
+    // Reports name an unnamed node by its index.
+    if (actual.empty() ? name != fmt::format("#{}", node) : actual != name) return false;
+  }
+  return true;
+}
+
 // Graphs of one dump by (file path, graph name), in dump order; each lookup
-// takes the next one not yet taken, as pairing took each graph once.
+// takes the first one not yet taken that fits the pair, as pairing took
+// each graph once.
 class GraphFinder {
  public:
   explicit GraphFinder(const Dump& dump) {
@@ -23,17 +40,22 @@ class GraphFinder {
       for (const Graph& g : f.graphs) graphs_[{f.path, g.name}].push_back(&g);
     }
   }
-  const Graph* Take(const std::string& path, const std::string& name) {
-    auto it = graphs_.find({path, name});
+  const Graph* Take(const GraphPairDiff& p, int side) {
+    auto it = graphs_.find({side == 0 ? p.left_source : p.right_source,
+                            side == 0 ? p.left_graph : p.right_graph});
     if (it == graphs_.end()) return nullptr;
-    size_t& next = taken_[{path, name}];
-    if (next >= it->second.size()) return nullptr;
-    return it->second[next++];
+    for (const Graph*& g : it->second) {
+      if (g != nullptr && Fits(p, *g, side)) {
+        const Graph* found = g;
+        g = nullptr;
+        return found;
+      }
+    }
+    return nullptr;
   }
 
  private:
   std::map<std::pair<std::string, std::string>, std::vector<const Graph*>> graphs_;
-  std::map<std::pair<std::string, std::string>, size_t> taken_;
 };
 
 }  // namespace
@@ -45,7 +67,7 @@ absl::StatusOr<std::vector<PairGraphs>> FindPairGraphs(const DiffResult& result,
   std::vector<PairGraphs> out;
   out.reserve(result.pairs.size());
   for (const GraphPairDiff& p : result.pairs) {
-    PairGraphs g{lf.Take(p.left_source, p.left_graph), rf.Take(p.right_source, p.right_graph)};
+    PairGraphs g{lf.Take(p, 0), rf.Take(p, 1)};
     if (g.left == nullptr || g.right == nullptr) {
       return absl::NotFoundError(fmt::format(
           "the graphs of pair {} <-> {} are not in the dumps given", p.left_source,
