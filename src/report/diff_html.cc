@@ -12,7 +12,6 @@
 // SVG as Graphviz escapes its labels.
 #include <array>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -299,26 +298,27 @@ void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
     std::map<uint32_t, std::array<int64_t, 3>> linked_at = LinkedEvidence(scenes, i);
     for (uint32_t k = 0; k < f.evidence.size(); ++k) {
       const Evidence& e = f.evidence[k];
-      auto found = linked_at.find(k);
-      std::optional<std::array<int64_t, 3>> at;
-      if (found != linked_at.end()) at = found->second;
+      auto at = linked_at.find(k);
       std::string text = e.side.empty() ? e.node : e.side + " " + e.node;
       if (!e.op.empty()) text += " " + e.op;
-      if (!e.note.empty() && e.node.empty()) text += e.note;
-      if (at) {
-        ev.push_back(*at);
+      if (!e.note.empty() && e.node.empty()) text += " " + e.note;
+      if (at != linked_at.end()) {
+        const std::array<int64_t, 3>& where = at->second;
+        ev.push_back(where);
         ++linked;
         if (linked <= 200) {
           links += fmt::format(
               "<a href=\"#\" class=\"gd-ev\" data-p=\"{}\" data-s=\"{}\" data-i=\"{}\">{}</a> ",
-              (*at)[0], (*at)[1], (*at)[2], Esc(text));
+              where[0], where[1], where[2], Esc(text));
         }
       } else if (!text.empty() && links.size() < 20000) {
         links += "<span class=\"gd-evt\">" + Esc(text) + "</span> ";
       }
     }
     if (linked > 200) links += fmt::format("<i>and {} more nodes</i>", linked - 200);
-    if (f.evidence_omitted > 0) links += fmt::format(" <i>({} evidence items not kept)</i>", f.evidence_omitted);
+    if (f.evidence_omitted > 0) {
+      links += fmt::format(" <i>({} evidence items not kept)</i>", f.evidence_omitted);
+    }
     findings.push_back({{"id", f.id}, {"ev", std::move(ev)}});
     *out += fmt::format(
         "<li class=\"gd-finding gd-{}\" id=\"finding-{}\"><span class=\"gd-sev\">{}</span> "
