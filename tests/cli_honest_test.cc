@@ -52,6 +52,18 @@ TEST(CliHonest, UnrecognisedFilesAreTroubleAndNamed) {
   ExpectTrouble(RunCli({"diff", kAot, json}), "nothing to compare on the right side");
 }
 
+// --verify checks every alignment and otherwise changes nothing: a consistent
+// alignment gives the same report and exit code as without it.
+TEST(CliHonest, VerifyChecksAndChangesNothing) {
+  testing::CliResult plain = RunCli({"diff", "--color", "never", kEager, kAot});
+  testing::CliResult verified = RunCli({"diff", "--color", "never", "--verify", kEager, kAot});
+  EXPECT_EQ(plain.exit_code, 1) << plain.err;
+  EXPECT_EQ(verified.exit_code, plain.exit_code) << verified.err;
+  EXPECT_EQ(verified.out, plain.out);
+  testing::CliResult same = RunCli({"diff", "--verify", kAot, kAot});
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+}
+
 TEST(CliHonest, SelectorThatSelectsNothingIsTrouble) {
   testing::CliResult r = RunCli({"diff", "--graph", "nomatch", kEager, kAot});
   ExpectTrouble(r, "nothing selected by --graph 'nomatch'");

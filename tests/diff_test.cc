@@ -9,6 +9,7 @@
 #include "gmock/gmock.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
+#include "graphdiff/report.h"
 #include "gtest/gtest.h"
 #include "testing/cli.h"
 #include "testing/graph_mutate.h"
@@ -185,6 +186,27 @@ TEST_F(ResNetDiff, GraphSelectorKeepsMatchingPairsOnly) {
   EXPECT_EQ(r->pairs[0].left_source, "ir.txt");
   EXPECT_TRUE(r->metrics.empty());
   for (const Finding& f : r->findings) EXPECT_EQ(f.graph, "ir.txt");
+}
+
+// Graph pairs are diffed on several threads; the report must be the same
+// bytes as when one thread does everything, run after run.
+TEST_F(ResNetDiff, ThreadsChangeNothing) {
+  DiffOptions one;
+  one.threads = 1;
+  absl::StatusOr<DiffResult> serial = DiffDumps(*left_, *right_, one);
+  ASSERT_TRUE(serial.ok()) << serial.status();
+  ASSERT_GE(serial->pairs.size(), 2u);  // else nothing ran in parallel
+  const std::string expected = RenderDiff(*serial, ReportFormat::kJson, {});
+  for (unsigned threads : {0u, 2u, 4u}) {
+    for (int run = 0; run < 3; ++run) {
+      DiffOptions many;
+      many.threads = threads;
+      absl::StatusOr<DiffResult> parallel = DiffDumps(*left_, *right_, many);
+      ASSERT_TRUE(parallel.ok()) << parallel.status();
+      EXPECT_EQ(RenderDiff(*parallel, ReportFormat::kJson, {}), expected)
+          << "threads " << threads << ", run " << run;
+    }
+  }
 }
 
 // Text wrapped at 80 columns, with every line break and indent turned back

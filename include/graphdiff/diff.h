@@ -54,6 +54,9 @@ struct DiffOptions {
   // Evidence items kept per finding; the rest are counted in
   // Finding::evidence_omitted. Counts and titles always cover everything.
   size_t max_evidence = 1000;
+  // Graph pairs are diffed in parallel on this many threads; 0 = one per
+  // core, 1 = all on the caller's thread. The result never depends on it.
+  unsigned threads = 0;
 };
 
 // One matched node pair in reportable form.

@@ -60,6 +60,7 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
   s.graph = &g;
   s.size = n;
   s.cls.assign(n, 0);
+  s.op_hash.assign(n, 0);
   s.leaf.assign(n, 0);
   s.module.assign(n, 0);
   s.type_hash.assign(n, 0);
@@ -68,7 +69,12 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
   s.op_begin.assign(n + 1, 0);
   s.ops.clear();
   StrHashes hashes(g);
-  absl::flat_hash_map<uint32_t, std::pair<uint64_t, bool>> class_cache;  // op id
+  struct OpInfo {
+    uint64_t cls = 0;
+    bool alias = false;
+    uint64_t hash = 0;
+  };
+  absl::flat_hash_map<uint32_t, OpInfo> class_cache;  // op id
   std::vector<ValueRef> forward(n);  // what an alias/projection stands for
   std::vector<uint8_t> is_alias(n, 0);
   size_t typed = 0;
@@ -88,14 +94,15 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
         if (!rep.empty()) cls = eq.ClassOf(rep);
       }
       if (cls.empty()) cls = eq.ClassOf(op);
-      it->second = {HashString(cls), IsAliasClass(cls)};
+      it->second = {HashString(cls), IsAliasClass(cls), HashString(op)};
     }
-    s.cls[v] = it->second.first;
+    s.cls[v] = it->second.cls;
+    s.op_hash[v] = it->second.hash;
     s.module[v] = node.kind == NodeKind::kModuleCall;
     // Operands, resolved through aliases and projections. An alias keeps
     // its own operand unresolved, so a chain of aliases stays a chain
     // instead of becoming a row of look-alike siblings.
-    const bool alias = it->second.second && node.operands.size() == 1;
+    const bool alias = it->second.alias && node.operands.size() == 1;
     uint32_t index = 0;
     const bool projection = !alias && ProjectionIndex(g, node, &index);
     s.op_begin[v] = static_cast<uint32_t>(s.ops.size());

@@ -22,6 +22,33 @@ uint64_t ReadsCode(uint32_t pos, uint32_t output) {
              0x5eed0002ULL);
 }
 
+// The codes of small positions and outputs, which are nearly all of them,
+// come from a table: refinement visits every edge many times.
+constexpr uint32_t kTablePos = 64, kTableOut = 8;
+struct CodeTable {
+  uint64_t read_by[kTablePos][kTableOut];
+  uint64_t reads[kTablePos][kTableOut];
+  CodeTable() {
+    for (uint32_t p = 0; p < kTablePos; ++p) {
+      for (uint32_t o = 0; o < kTableOut; ++o) {
+        read_by[p][o] = ReadByCode(p, o);
+        reads[p][o] = ReadsCode(p, o);
+      }
+    }
+  }
+};
+const CodeTable& Codes() {
+  static const CodeTable* table = new CodeTable();
+  return *table;
+}
+inline uint64_t ReadBy(const CodeTable& t, uint32_t pos, uint32_t output) {
+  return pos < kTablePos && output < kTableOut ? t.read_by[pos][output]
+                                               : ReadByCode(pos, output);
+}
+inline uint64_t Reads(const CodeTable& t, uint32_t pos, uint32_t output) {
+  return pos < kTablePos && output < kTableOut ? t.reads[pos][output] : ReadsCode(pos, output);
+}
+
 }  // namespace
 
 JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key,
@@ -74,11 +101,12 @@ void JointPartition::ForEachEdge(uint32_t element, Fn fn) const {
   const uint32_t off = s == 0 ? 0 : n0_;
   const SideView& view = st_.side[s];
   const uint32_t v = element - off;
+  const CodeTable& codes = Codes();
   auto ops = view.operands(v);
   for (uint32_t i = 0; i < ops.size(); ++i) {
-    fn(off + ops[i].node, ReadByCode(i, ops[i].output));
+    fn(off + ops[i].node, ReadBy(codes, i, ops[i].output));
   }
-  for (const Use& u : view.users(v)) fn(off + u.user, ReadsCode(u.pos, u.output));
+  for (const Use& u : view.users(v)) fn(off + u.user, Reads(codes, u.pos, u.output));
 }
 
 void JointPartition::MoveToTail(uint32_t c, uint32_t x) {
@@ -125,16 +153,41 @@ void JointPartition::SplitBy(uint32_t splitter) {
       sig_[t] += code;
     });
   }
-  groups_.clear();
+  // Touched members grouped by cell with a counting pass, in order of first
+  // touch; only a cell whose members saw the splitter differently needs its
+  // segment sorted. Sorting every touch was the refinement's main cost.
+  if (count_.size() < start_.size()) count_.resize(start_.size(), 0);
+  cells_.clear();
   for (uint32_t t : touched_) {
     const uint32_t c = cell_of_[t];
-    if (size(c) > 1 && !fixed_[c]) groups_.push_back({c, sig_[t], t});
+    if (size(c) > 1 && !fixed_[c] && count_[c]++ == 0) cells_.push_back(c);
+  }
+  uint32_t total = 0;
+  for (uint32_t c : cells_) {
+    const uint32_t n = count_[c];
+    count_[c] = total;  // becomes the segment's end after the scatter
+    total += n;
+  }
+  groups_.resize(total);
+  for (uint32_t t : touched_) {
+    const uint32_t c = cell_of_[t];
+    if (size(c) > 1 && !fixed_[c]) groups_[count_[c]++] = Touch{c, sig_[t], t};
     sig_[t] = 0;
     mark_[t] = 0;
   }
-  std::sort(groups_.begin(), groups_.end(), [](const Touch& a, const Touch& b) {
-    return std::tie(a.cell, a.sig, a.element) < std::tie(b.cell, b.sig, b.element);
-  });
+  uint32_t begin = 0;
+  for (uint32_t c : cells_) {
+    const uint32_t end = count_[c];
+    count_[c] = 0;
+    bool alike = true;
+    for (uint32_t k = begin + 1; k < end && alike; ++k) alike = groups_[k].sig == groups_[begin].sig;
+    if (!alike) {
+      std::sort(groups_.begin() + begin, groups_.begin() + end, [](const Touch& a, const Touch& b) {
+        return std::tie(a.sig, a.element) < std::tie(b.sig, b.element);
+      });
+    }
+    begin = end;
+  }
   for (size_t i = 0; i < groups_.size();) {
     const uint32_t c = groups_[i].cell;
     size_t j = i;

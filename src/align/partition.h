@@ -85,6 +85,8 @@ class JointPartition {
   std::vector<uint32_t> touched_;
   std::vector<Touch> groups_;
   std::vector<uint32_t> made_;
+  std::vector<uint32_t> count_;  // per cell, zero between SplitBy calls
+  std::vector<uint32_t> cells_;  // cells touched by the current splitter
 };
 
 }  // namespace graphdiff::align

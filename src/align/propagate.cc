@@ -61,6 +61,7 @@ bool HasFreeNeighbour(const State& st, int s, uint32_t v) {
 }  // namespace
 
 void PropagationMatcher::Run(State& st) {
+  if (!st.AnyFree(0) || !st.AnyFree(1)) return;
   std::deque<std::pair<uint32_t, uint32_t>> work;
   {
     // Only pairs with a free neighbour on both sides can vouch for

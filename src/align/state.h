@@ -55,6 +55,7 @@ struct SideView {
   const Graph* graph = nullptr;
   uint32_t size = 0;
   std::vector<uint64_t> cls;        // op class hash
+  std::vector<uint64_t> op_hash;    // the exact op spelling's hash
   std::vector<uint8_t> leaf;        // input, constant or get_attr
   std::vector<uint8_t> module;      // FX module call (class from its name)
   std::vector<uint8_t> alias;       // pure alias or projection, folded away
@@ -108,6 +109,14 @@ struct State {
 
   bool free(int s, uint32_t v) const {
     return map[s][v] == kNone && !covered[s][v];
+  }
+  // Whether side s has a node left to pair: a sequential scan, far cheaper
+  // than a matcher's pass over every pair's neighbourhood.
+  bool AnyFree(int s) const {
+    for (uint32_t v = 0; v < side[s].size; ++v) {
+      if (free(s, v)) return true;
+    }
+    return false;
   }
   void Match(uint32_t l, uint32_t r, MatcherId id) {
     map[0][l] = r;

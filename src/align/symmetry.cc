@@ -206,6 +206,11 @@ void SymmetryMatcher::Run(State& st) {
         k = Combine(v.cls[x], v.leaf[x] * 2 + v.module[x]);
         if (st.same_kind) k = Combine(k, v.attr_hash[x]);
         if (st.use_types) k = Combine(k, v.type_hash[x]);
+        // The full-level fingerprints (operands in order, users by
+        // position) are what refinement would find itself, computed in two
+        // linear passes: starting from them leaves it little to split.
+        const std::vector<uint64_t>& context = st.full_fp[s].context;
+        if (context.size() == v.size) k = Combine(k, context[x]);
       }
       key[off + x] = k;
     }

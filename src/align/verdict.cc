@@ -114,8 +114,11 @@ void ComputeVerdict(const State& st, const std::vector<uint32_t>& group_left,
                               group_left.size(), group_right.size());
     return;
   }
-  std::string_view lop = lg.str(ln.op), rop = rg.str(rn.op);
-  if (lop != rop) {
+  // Equal hashes settle the common case, as for attributes below: a
+  // million pairs must not chase a million strings and type vectors.
+  const bool same_op = st.side[0].op_hash[pair.left] == st.side[1].op_hash[pair.right];
+  if (!same_op && lg.str(ln.op) != rg.str(rn.op)) {
+    std::string_view lop = lg.str(ln.op), rop = rg.str(rn.op);
     reasons |= kChangedOp;
     const char* why = "substitution";
     if (st.side[0].cls[pair.left] == st.side[1].cls[pair.right]) {
@@ -125,7 +128,9 @@ void ComputeVerdict(const State& st, const std::vector<uint32_t>& group_left,
     }
     Append(&detail, fmt::format("op {} -> {} ({})", lop, rop, why));
   }
-  if (!ln.results.empty() && !rn.results.empty() && !SameTypes(ln, rn)) {
+  if (!ln.results.empty() && !rn.results.empty() &&
+      st.side[0].type_hash[pair.left] != st.side[1].type_hash[pair.right] &&
+      !SameTypes(ln, rn)) {
     reasons |= kChangedType;
     Append(&detail, fmt::format("type {} -> {}", FormatResults(lg, ln),
                                 FormatResults(rg, rn)));

@@ -4,6 +4,7 @@
 // family, link and sort. Only orchestration lives here.
 #include "graphdiff/diff.h"
 
+#include <future>
 #include <map>
 #include <string>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "analyze/select.h"
 #include "fmt/format.h"
 #include "graphdiff/stats.h"
+#include "load/task_pool.h"
 
 namespace graphdiff {
 namespace {
@@ -128,8 +130,14 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
   size_t first = out->findings.size();
+  // The reportable rows touch every node of both graphs, the findings
+  // mostly what changed: on a second core the rows cost no wall time.
+  std::future<GraphPairDiff> summary;
+  if (options.threads != 1) {
+    summary = std::async(std::launch::async, [&] { return Summarise(l, r, *a, how); });
+  }
   RunGraphFamilies(c, mirror, &out->findings);
-  GraphPairDiff d = Summarise(l, r, *a, how);
+  GraphPairDiff d = summary.valid() ? summary.get() : Summarise(l, r, *a, how);
   if (!d.identical()) {
     std::vector<Finding> mine(out->findings.begin() + static_cast<std::ptrdiff_t>(first),
                               out->findings.end());
@@ -223,19 +231,47 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
   result.right_root = right.root;
   Pairing pairing = PairDumps(left, right);
   const std::string& sel = opts.graph_selector;
+  // Each selected graph pair is diffed on its own into its own slot; the
+  // slots are then joined in pairing order, so threads change nothing but
+  // the wall time.
+  struct Slot {
+    const GraphPairing* pairing;
+    absl::Status status;
+    DiffResult result;
+  };
+  std::vector<Slot> slots;
   for (const GraphPairing& gp : pairing.graphs) {
     const DumpFile& lf = left.files[gp.left.file];
     const DumpFile& rf = right.files[gp.right.file];
     const Graph& l = lf.graphs[gp.left.graph];
     const Graph& r = rf.graphs[gp.right.graph];
-    if (!analyze::Selected(sel, lf.path, l.name) && !analyze::Selected(sel, rf.path, r.name)) {
-      continue;
+    if (analyze::Selected(sel, lf.path, l.name) || analyze::Selected(sel, rf.path, r.name)) {
+      slots.push_back({&gp, absl::OkStatus(), DiffResult()});
     }
-    absl::Status st = DiffOnePair(l, r, gp.how, PairLabel(GraphLabel(lf, l), GraphLabel(rf, r)),
-                                  {lf.path, rf.path}, opts, eq, &result);
-    if (!st.ok()) return st;
-    result.pairs.back().left_partial = l.partial;
-    result.pairs.back().right_partial = r.partial;
+  }
+  {
+    // One pair alone keeps the second core for its own helper thread.
+    TaskPool pool(slots.size() == 1 ? 1 : opts.threads);
+    for (Slot& slot : slots) {
+      pool.Add([&slot, &left, &right, &opts, &eq] {
+        const GraphPairing& gp = *slot.pairing;
+        const DumpFile& lf = left.files[gp.left.file];
+        const DumpFile& rf = right.files[gp.right.file];
+        const Graph& l = lf.graphs[gp.left.graph];
+        const Graph& r = rf.graphs[gp.right.graph];
+        slot.status = DiffOnePair(l, r, gp.how, PairLabel(GraphLabel(lf, l), GraphLabel(rf, r)),
+                                  {lf.path, rf.path}, opts, eq, &slot.result);
+        if (!slot.status.ok()) return;
+        slot.result.pairs.back().left_partial = l.partial;
+        slot.result.pairs.back().right_partial = r.partial;
+      });
+    }
+    pool.Run();
+  }
+  for (Slot& slot : slots) {
+    if (!slot.status.ok()) return slot.status;
+    for (Finding& f : slot.result.findings) result.findings.push_back(std::move(f));
+    for (GraphPairDiff& p : slot.result.pairs) result.pairs.push_back(std::move(p));
   }
   for (const MetricsPairing& mp : pairing.metrics) {
     const std::string& lpath = left.files[mp.left_file].path;

@@ -74,12 +74,19 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
   size_t n = g.nodes.size();
   std::vector<uint64_t> fp(n, 0);
   std::vector<uint64_t> ops(n, 0);
+  // A graph has few distinct ops and many nodes: decide each op once.
+  absl::flat_hash_map<uint32_t, bool> never_duplicate;
+  auto never = [&](StrId op) {
+    auto [it, inserted] = never_duplicate.try_emplace(op.id, false);
+    if (inserted) it->second = NeverDuplicate(g.str(op));
+    return it->second;
+  };
   for (uint32_t i = 0; i < n; ++i) {
     const Node& node = g.nodes[i];
     uint64_t h = Mix(static_cast<uint64_t>(node.kind) + 1, node.op.id);
     bool is_op = node.kind == NodeKind::kOp || node.kind == NodeKind::kMethodCall ||
                  node.kind == NodeKind::kModuleCall;
-    if (node.kind == NodeKind::kInput || (is_op && NeverDuplicate(g.str(node.op)))) {
+    if (node.kind == NodeKind::kInput || (is_op && never(node.op))) {
       h = Mix(h, 0x1000000000ull + i);  // distinct by identity
     }
     for (const Attr& a : node.attrs) h = Mix(Mix(h, a.key.id), a.value.id);
@@ -177,6 +184,8 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::stri
 }  // namespace
 
 void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
+  // A new duplicate has a member only the right has; none, nothing to find.
+  if (c.alignment.right_only.empty()) return;
   std::vector<bool> right_only(c.right.nodes.size(), false);
   for (uint32_t i : c.alignment.right_only) {
     if (i < right_only.size()) right_only[i] = true;

@@ -67,14 +67,16 @@ size_t OutputWidth(size_t requested) {
   return 80;
 }
 
-absl::StatusOr<Dump> LoadInput(const std::string& path) {
-  if (path != "-") return LoadDump(path);
+absl::StatusOr<Dump> LoadInput(const std::string& path, unsigned threads) {
+  LoadOptions options;
+  options.threads = threads;
+  if (path != "-") return LoadDump(path, options);
   std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   if (std::cin.bad()) {
     return absl::UnavailableError(
         fmt::format("cannot read standard input: {}", std::strerror(errno)));
   }
-  absl::StatusOr<Dump> dump = LoadDumpFromMemory("-", {{"stdin", std::move(data)}});
+  absl::StatusOr<Dump> dump = LoadDumpFromMemory("-", {{"stdin", std::move(data)}}, options);
   if (dump.ok()) dump->root = "-";
   return dump;
 }

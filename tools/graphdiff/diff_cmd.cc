@@ -57,6 +57,8 @@ struct DiffArgs {
   bool stat = false;
   bool brief = false;
   size_t max_drawn = 300;
+  bool verify = false;
+  unsigned jobs = 0;
 };
 
 // Names the graphs a selector could have matched, so a typo is easy to see.
@@ -149,8 +151,8 @@ int RunDiff(const DiffArgs& args) {
   // The two sides load at once: on big dumps reading and parsing is half
   // the run, and the sides share nothing.
   std::future<absl::StatusOr<Dump>> pending_right =
-      std::async(std::launch::async, [&args] { return LoadInput(args.right); });
-  absl::StatusOr<Dump> left = LoadInput(args.left);
+      std::async(std::launch::async, [&args] { return LoadInput(args.right, args.jobs); });
+  absl::StatusOr<Dump> left = LoadInput(args.left, args.jobs);
   absl::StatusOr<Dump> right = pending_right.get();
   if (!left.ok()) return Fail(left.status());
   if (!right.ok()) return Fail(right.status());
@@ -166,6 +168,8 @@ int RunDiff(const DiffArgs& args) {
   DiffOptions options;
   options.align.equivalence = &eq;
   options.graph_selector = args.graph;
+  options.align.verify = args.verify;
+  options.threads = args.jobs;
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
   if (result->empty()) {
@@ -219,7 +223,11 @@ int RunDiff(const DiffArgs& args) {
   }
   absl::Status st = WriteOutput(args.output, text);
   if (!st.ok()) return Fail(st);
-  return result->identical() ? kExitSame : kExitDifferent;
+  const int code = result->identical() ? kExitSame : kExitDifferent;
+  KeepUntilExit(*std::move(result));
+  KeepUntilExit(*std::move(left));
+  KeepUntilExit(*std::move(right));
+  return code;
 }
 
 }  // namespace
@@ -256,6 +264,13 @@ Runner AddDiffCommand(CLI::App& app) {
   cmd->add_option("--max-drawn", args->max_drawn,
                   "html/dot: most nodes drawn per side of a pair (more on demand in the page)")
       ->capture_default_str();
+  cmd->add_option("-j,--jobs", args->jobs,
+                  "Threads for parsing files and diffing graph pairs (0 = one per core); "
+                  "the report is the same for any number")
+      ->capture_default_str();
+  cmd->add_flag("--verify", args->verify,
+                "Check every alignment for consistency (paired operands, no node paired twice, "
+                "outputs agree with their nodes); an inconsistency is an internal error, exit 2");
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
   return [cmd, args]() -> int {
