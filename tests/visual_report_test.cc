@@ -297,6 +297,20 @@ TEST(VisualModelExplorer, CliWritesTheDirectory) {
   EXPECT_THAT(no_dir.err, HasSubstr("-o DIRECTORY"));
 }
 
+TEST(VisualHtml, CliSameDumpsDrawNothingAndExitZero) {
+  std::string html = testing::WriteTempFile("same.html", "");
+  testing::CliResult r = testing::RunCli({"diff", "--format", "html", "-o", html,
+                                          "resnet18-xla5430/openxla", "resnet18-xla5430/openxla"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string page = testing::Slurp(html);
+  EXPECT_THAT(page, HasSubstr("Identical pairs (2)"));
+  EXPECT_EQ(Count(page, "<div class=\"gd-svg\""), 0u);
+  testing::CliResult dot = testing::RunCli(
+      {"diff", "--format", "dot", "resnet18-xla5430/openxla", "resnet18-xla5430/openxla"});
+  EXPECT_EQ(dot.exit_code, 0) << dot.err;
+  EXPECT_THAT(dot.out, Not(HasSubstr("digraph")));
+}
+
 TEST(VisualPairGraphs, OtherDumpsAreAnError) {
   const ResNetCase& c = ResNet();
   Dump empty;
