@@ -20,7 +20,11 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "graphdiff/diff.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/visual.h"
 #include "testing/cli.h"
+#include "testing/testdata.h"
 
 namespace graphdiff {
 namespace {
@@ -221,6 +225,27 @@ TEST_F(Browser, ResNet18Report) {
   EXPECT_EQ(t["zoomed"].get<int>(), 1);
   EXPECT_GE(t["searchExpand"].get<int>(), 48);
   EXPECT_GT(t["selectedAfterSearch"].get<int>(), 0);
+}
+
+// Pairs past RenderOptions::max_laid_out_pairs are drawn by the page itself.
+TEST_F(Browser, PairsBeyondTheLayoutCapDrawInThePage) {
+  absl::StatusOr<Dump> l = LoadDump(testing::TestdataPath("resnet18-xla5430/torchxla_trace_once"));
+  absl::StatusOr<Dump> r = LoadDump(testing::TestdataPath("resnet18-xla5430/openxla"));
+  ASSERT_TRUE(l.ok() && r.ok());
+  absl::StatusOr<DiffResult> d = DiffDumps(*l, *r);
+  ASSERT_TRUE(d.ok()) << d.status();
+  absl::StatusOr<std::vector<PairGraphs>> graphs = FindPairGraphs(*d, *l, *r);
+  ASSERT_TRUE(graphs.ok()) << graphs.status();
+  RenderOptions o;
+  o.graphs = &*graphs;
+  o.max_laid_out_pairs = 1;
+  std::string html = testing::WriteTempFile("capped-report.html", RenderDiffHtml(*d, o));
+  PageState st = Open(html, "capped-report");
+  ASSERT_TRUE(st.ready);
+  const nlohmann::json& t = st.selftest;
+  ASSERT_TRUE(t.is_object());
+  EXPECT_TRUE(t["errors"].empty()) << t["errors"].dump();
+  EXPECT_GT(t["lazyDrawn"].get<int>(), 0);
 }
 
 // IR text of a deep, irregular graph of `n` nodes; the right side swaps

@@ -168,6 +168,16 @@ TEST(VisualHtml, ShowsEachNodesOwnDumpLineWhenGivenTheText) {
   }
 }
 
+TEST(VisualHtml, PairsBeyondTheLayoutCapAreDrawnOnDemand) {
+  const ResNetCase& c = ResNet();
+  RenderOptions o = WithGraphs(c);
+  o.max_laid_out_pairs = 1;
+  std::string html = RenderDiffHtml(c.result, o);
+  ASSERT_EQ(Differing(c.result), 2u);
+  EXPECT_EQ(Count(html, "<div class=\"gd-svg\" style="), 2u);  // the first pair, laid out
+  EXPECT_EQ(Count(html, "class=\"gd-draw\""), 2u);
+}
+
 TEST(VisualHtml, DumpTextCannotInjectMarkup) {
   testing::GraphBuilder lb;
   uint32_t x = lb.Input("f32[4]");

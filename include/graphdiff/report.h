@@ -46,6 +46,9 @@ struct RenderOptions {
   const std::vector<PairGraphs>* graphs = nullptr;
   // Most nodes drawn per side of a pair (HTML, DOT); more are drawn on demand.
   size_t max_drawn_nodes = 300;
+  // HTML: the first this many differing pairs are laid out by Graphviz; the
+  // rest are drawn by the page when asked.
+  size_t max_laid_out_pairs = 40;
 };
 
 // The version of the diff and lint JSON documents.

@@ -190,7 +190,8 @@ SideCounts CountDrawn(const PairScene& s, int side, const GraphPairDiff& p) {
   return c;
 }
 
-void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, std::string* out) {
+void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, bool layout,
+                std::string* out) {
   const visual::SideScene& sc = s.side[side];
   const char* name = side == 0 ? "left" : "right";
   const char letter = side == 0 ? 'L' : 'R';
@@ -219,31 +220,38 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, std::strin
             : fmt::format(" (returned by {} nodes)", c.only_output_nodes));
   }
   *out += "</p>\n";
-  std::string dot = "digraph side {\n"
-                    "  graph [fontname=\"Helvetica\", nodesep=0.15, ranksep=0.3];\n"
-                    "  node [shape=box, fontname=\"Helvetica\", fontsize=10, margin=\"0.06,0.03\", "
-                    "height=0.3];\n"
-                    "  edge [color=\"#757575\", arrowsize=0.5];\n";
-  visual::AppendSideDot(s, side, "n", fmt::format("gd-{}-{}-", s.pair, letter), &dot);
-  dot += "}\n";
-  absl::StatusOr<std::string> svg = visual::LayoutSvg(dot);
-  if (svg.ok()) {
-    std::string width;
-    std::string inline_svg = InlineSvg(*svg, &width);
-    *out += fmt::format(
-        "<div class=\"gd-zoombar\"><button class=\"gd-zoom\" type=\"button\">zoom 1:1 / fit"
-        "</button></div>\n<div class=\"gd-svg\" style=\"--w:{}\">{}</div>\n",
-        Esc(width), inline_svg);
+  std::string why_not;
+  if (layout) {
+    std::string dot = "digraph side {\n"
+                      "  graph [fontname=\"Helvetica\", nodesep=0.15, ranksep=0.3];\n"
+                      "  node [shape=box, fontname=\"Helvetica\", fontsize=10, "
+                      "margin=\"0.06,0.03\", height=0.3];\n"
+                      "  edge [color=\"#757575\", arrowsize=0.5];\n";
+    visual::AppendSideDot(s, side, "n", fmt::format("gd-{}-{}-", s.pair, letter), &dot);
+    dot += "}\n";
+    absl::StatusOr<std::string> svg = visual::LayoutSvg(dot);
+    if (svg.ok()) {
+      std::string width;
+      std::string inline_svg = InlineSvg(*svg, &width);
+      *out += fmt::format(
+          "<div class=\"gd-zoombar\"><button class=\"gd-zoom\" type=\"button\">zoom 1:1 / fit"
+          "</button></div>\n<div class=\"gd-svg\" style=\"--w:{}\">{}</div>\n</div>\n",
+          Esc(width), inline_svg);
+      return;
+    }
+    why_not = "Graphviz failed: " + std::string(svg.status().message());
   } else {
-    *out += fmt::format(
-        "<p class=\"gd-warn\">No Graphviz drawing ({}); use search or findings to draw nodes "
-        "below.</p>\n",
-        Esc(std::string(svg.status().message())));
+    why_not = "not laid out with Graphviz: more differing pairs than RenderOptions::max_laid_out_pairs";
   }
-  *out += "</div>\n";
+  // The same region, drawn by the page's own layout when asked.
+  *out += fmt::format(
+      "<p class=\"gd-warn\">{}.</p><div class=\"gd-svg gd-lazy\"><button type=\"button\" "
+      "class=\"gd-draw\" data-p=\"{}\" data-s=\"{}\">draw these {} nodes here</button></div>\n"
+      "</div>\n",
+      Esc(why_not), s.pair, side, sc.drawn.size());
 }
 
-void AppendPair(const DiffResult& r, const PairScene& s, std::string* out) {
+void AppendPair(const DiffResult& r, const PairScene& s, bool layout, std::string* out) {
   const GraphPairDiff& p = r.pairs[s.pair];
   *out += fmt::format("<section class=\"gd-pair\" id=\"pair-{}\" data-pair=\"{}\">\n", s.pair,
                       s.pair);
@@ -256,8 +264,8 @@ void AppendPair(const DiffResult& r, const PairScene& s, std::string* out) {
       p.left_only.size(), p.right_only.size(), p.left_only_outputs.size(),
       p.right_only_outputs.size());
   *out += "<div class=\"gd-sides\">\n";
-  AppendSide(s, 0, p, out);
-  AppendSide(s, 1, p, out);
+  AppendSide(s, 0, p, layout, out);
+  AppendSide(s, 1, p, layout, out);
   *out += "</div>\n";
   *out += fmt::format(
       "<div class=\"gd-expanded\" id=\"gx-{}\" hidden><h3>Expanded view <button type=\"button\" "
@@ -421,8 +429,11 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   AppendFindings(result, scenes, &data, &out);
   nlohmann::json pairs = nlohmann::json::array();
   std::string node_blocks;
+  size_t laid_out = 0;
   for (const PairScene& s : scenes) {
-    AppendPair(result, s, &out);
+    // Graphviz takes a while per drawing: dumps of hundreds of differing
+    // graphs get the first ones laid out and the rest drawn on demand.
+    AppendPair(result, s, laid_out++ < options.max_laid_out_pairs, &out);
     const GraphPairDiff& p = result.pairs[s.pair];
     pairs.push_back({{"pair", s.pair},
                      {"name", report::PairName(p)},

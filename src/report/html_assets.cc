@@ -265,7 +265,8 @@ const char kHtmlScript[] = R"JS(
       host.innerHTML = layout(p, s, Object.keys(expanded[p][s]).map(Number).sort(function (a, b) { return a - b; }));
     });
   }
-  function layout(p, s, ids) {
+  function layout(p, s, ids, idOf) {
+    idOf = idOf || xId;
     if (!ids.length) return '<p class="gd-muted">nothing on the ' + SIDE_NAME[s] + '</p>';
     var sd = side(p, s), inSet = {}, layer = {}, rows = [];
     ids.forEach(function (i) { inSet[i] = 1; });
@@ -302,7 +303,7 @@ const char kHtmlScript[] = R"JS(
       var n = sd.n[i], q = pos[i];
       var open = n[8].some(function (v) { return !inSet[opnd(v)]; }) || users[i].some(function (u) { return !inSet[u]; });
       var stroke = n[7] === 2 ? ' stroke="#7b1fa2" stroke-width="3"' : ' stroke="#000"';
-      out.push('<g class="gx" id="' + xId(p, s, i) + '"><title>' + esc(n[0]) + '</title>' +
+      out.push('<g class="gx" id="' + idOf(p, s, i) + '"><title>' + esc(n[0]) + '</title>' +
                '<rect x="' + q.x + '" y="' + q.y + '" width="' + W + '" height="' + H + '" rx="5" fill="' +
                FILL[s][n[6]] + '"' + stroke + (open ? ' stroke-dasharray="4 3"' : '') + '/>' +
                '<text x="' + (q.x + W / 2) + '" y="' + (q.y + 14) + '" text-anchor="middle">' + esc(n[1].replace(/^(aten|prim|xla)::/, '').slice(0, 26)) + '</text>' +
@@ -379,6 +380,11 @@ const char kHtmlScript[] = R"JS(
     var b = t.closest('button');
     if (b && b.classList.contains('gd-show')) { showFinding(+b.dataset.f, b); return; }
     if (b && b.classList.contains('gd-expand')) { expand(+b.dataset.p, +b.dataset.s, +b.dataset.i); select(+b.dataset.p, +b.dataset.s, +b.dataset.i); return; }
+    if (b && b.classList.contains('gd-draw')) {
+      var dp = +b.dataset.p, ds = +b.dataset.s;
+      b.parentNode.innerHTML = layout(dp, ds, byPair[dp].sides[ds].drawn, svgId);
+      return;
+    }
     if (b && b.classList.contains('gd-zoom')) { b.parentNode.nextElementSibling.classList.toggle('gd-big'); return; }
     if (b && b.classList.contains('gd-xclear')) {
       delete expanded[b.dataset.pair];
@@ -438,6 +444,12 @@ const char kHtmlScript[] = R"JS(
     if (clear) {
       clear.click();
       r.expandedAfterClear = document.querySelectorAll('g.gx').length;
+    }
+    var lazy = document.querySelector('button.gd-draw');
+    if (lazy) {
+      var host = lazy.parentNode;
+      lazy.click();
+      r.lazyDrawn = host.querySelectorAll('g.gx').length;
     }
     var q = document.getElementById('gd-q');
     q.value = 'expand';
