@@ -255,7 +255,9 @@ TEST(ReportLint, AllFormats) {
 TEST(ReportFormatName, Parses) {
   EXPECT_EQ(*ParseReportFormat("md"), ReportFormat::kMarkdown);
   EXPECT_EQ(*ParseReportFormat("json"), ReportFormat::kJson);
-  EXPECT_FALSE(ParseReportFormat("html").ok());
+  EXPECT_EQ(*ParseReportFormat("html"), ReportFormat::kHtml);
+  EXPECT_EQ(*ParseReportFormat("dot"), ReportFormat::kDot);
+  EXPECT_FALSE(ParseReportFormat("pdf").ok());
 }
 
 }  // namespace

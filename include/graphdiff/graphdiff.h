@@ -27,5 +27,6 @@
 #include "graphdiff/stats.h"
 #include "graphdiff/strings.h"
 #include "graphdiff/version.h"
+#include "graphdiff/visual.h"
 
 #endif  // GRAPHDIFF_GRAPHDIFF_H_

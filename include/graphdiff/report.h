@@ -21,8 +21,12 @@
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
-enum class ReportFormat { kText, kJson, kMarkdown };
-// "text", "json", "markdown" (also "md").
+struct PairGraphs;  // graphdiff/visual.h
+
+// kHtml and kDot draw graphs (graphdiff/visual.h); Model Explorer export
+// writes several files and has its own function there.
+enum class ReportFormat { kText, kJson, kMarkdown, kHtml, kDot };
+// "text", "json", "markdown" (also "md"), "html", "dot".
 absl::StatusOr<ReportFormat> ParseReportFormat(std::string_view name);
 
 // Presentation choices. JSON ignores them (it always holds everything).
@@ -37,6 +41,14 @@ struct RenderOptions {
   bool verbose = false;
   // List identical pairs too (by default they are counted, not listed).
   bool all = false;
+  // The graphs behind DiffResult::pairs (FindPairGraphs), for the formats
+  // that draw; others ignore it. Null: HTML lists findings without drawings.
+  const std::vector<PairGraphs>* graphs = nullptr;
+  // Most nodes drawn per side of a pair (HTML, DOT); more are drawn on demand.
+  size_t max_drawn_nodes = 300;
+  // HTML: the first this many differing pairs are laid out by Graphviz; the
+  // rest are drawn by the page when asked.
+  size_t max_laid_out_pairs = 40;
 };
 
 // The version of the diff and lint JSON documents.

@@ -3,6 +3,7 @@
 // The one place that chooses a report format.
 #include "fmt/format.h"
 #include "graphdiff/report.h"
+#include "graphdiff/visual.h"
 #include "report/formats.h"
 
 namespace graphdiff {
@@ -11,8 +12,10 @@ absl::StatusOr<ReportFormat> ParseReportFormat(std::string_view name) {
   if (name == "text") return ReportFormat::kText;
   if (name == "json") return ReportFormat::kJson;
   if (name == "markdown" || name == "md") return ReportFormat::kMarkdown;
-  return absl::InvalidArgumentError(
-      fmt::format("unknown report format \"{}\" (expected text, json or markdown)", name));
+  if (name == "html") return ReportFormat::kHtml;
+  if (name == "dot") return ReportFormat::kDot;
+  return absl::InvalidArgumentError(fmt::format(
+      "unknown report format \"{}\" (expected text, json, markdown, html or dot)", name));
 }
 
 std::string RenderDiff(const DiffResult& result, ReportFormat format,
@@ -21,6 +24,8 @@ std::string RenderDiff(const DiffResult& result, ReportFormat format,
     case ReportFormat::kText: return RenderDiffText(result, options);
     case ReportFormat::kJson: return DiffResultToJson(result);
     case ReportFormat::kMarkdown: return RenderDiffMarkdown(result, options);
+    case ReportFormat::kHtml: return RenderDiffHtml(result, options);
+    case ReportFormat::kDot: return RenderDiffDot(result, options);
   }
   return RenderDiffText(result, options);
 }
@@ -30,7 +35,9 @@ std::string RenderLint(const LintReport& report, ReportFormat format,
   switch (format) {
     case ReportFormat::kText: return RenderLintText(report, options);
     case ReportFormat::kJson: return LintToJson(report).dump(2) + "\n";
-    case ReportFormat::kMarkdown: return RenderLintMarkdown(report, options);
+    case ReportFormat::kMarkdown:
+    case ReportFormat::kHtml:  // lint has no pair to draw: its Markdown is the readable page
+    case ReportFormat::kDot: return RenderLintMarkdown(report, options);
   }
   return RenderLintText(report, options);
 }

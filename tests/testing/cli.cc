@@ -10,7 +10,6 @@
 #include "gtest/gtest.h"
 
 namespace graphdiff::testing {
-namespace {
 
 std::string Quote(const std::string& s) {
   std::string out = "'";
@@ -27,8 +26,6 @@ std::string Slurp(const std::string& path) {
   ss << f.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 CliResult RunCli(const std::vector<std::string>& args) { return RunCli(args, CliOptions{}); }
 

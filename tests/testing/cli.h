@@ -26,6 +26,11 @@ struct CliOptions {
 };
 CliResult RunCli(const std::vector<std::string>& args, const CliOptions& options);
 
+// A shell word: `s` in single quotes, safe in a command line.
+std::string Quote(const std::string& s);
+// A whole file's bytes; empty when unreadable.
+std::string Slurp(const std::string& path);
+
 // Writes `content` to a fresh file under the test temp dir; returns its path.
 std::string WriteTempFile(const std::string& name, const std::string& content);
 

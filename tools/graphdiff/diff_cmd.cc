@@ -9,8 +9,10 @@
 #include <tuple>
 #include <vector>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -23,6 +25,7 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/equivalence.h"
 #include "graphdiff/report.h"
+#include "graphdiff/visual.h"
 
 namespace graphdiff::cli {
 
@@ -53,6 +56,7 @@ struct DiffArgs {
   bool all = false;
   bool stat = false;
   bool brief = false;
+  size_t max_drawn = 300;
   bool verify = false;
   unsigned jobs = 0;
 };
@@ -72,8 +76,61 @@ std::string GraphNames(const Dump& dump) {
   return out;
 }
 
+// The HTML page shows each node's own dump line when it has the file's text.
+// Dumps keep no text, so files on disk are read again; files inside archives
+// and standard input are not, and their nodes show the parsed line only.
+void AttachDumpText(const Dump& left, const Dump& right, std::map<std::string, std::string>* texts,
+                    std::vector<PairGraphs>* graphs) {
+  std::map<const Graph*, const std::string*> sources;
+  for (const Dump* d : {&left, &right}) {
+    for (const DumpFile& f : d->files) {
+      for (const Graph& g : f.graphs) sources[&g] = &f.source;
+    }
+  }
+  auto text_of = [&](const Graph* g) -> std::string_view {
+    auto it = sources.find(g);
+    if (it == sources.end()) return {};
+    const std::string& path = *it->second;
+    auto cached = texts->find(path);
+    if (cached != texts->end()) return cached->second;
+    std::error_code ec;
+    std::string content;
+    if (std::filesystem::is_regular_file(path, ec)) {
+      std::ifstream f(path, std::ios::binary);
+      std::ostringstream ss;
+      ss << f.rdbuf();
+      if (f) content = ss.str();
+    }
+    return texts->emplace(path, std::move(content)).first->second;
+  };
+  for (PairGraphs& g : *graphs) {
+    g.left_text = text_of(g.left);
+    g.right_text = text_of(g.right);
+  }
+}
+
+// Model Explorer export: several files into the -o directory.
+absl::Status WriteModelExplorer(const DiffResult& result, const RenderOptions& render,
+                                const std::string& dir) {
+  if (dir.empty() || dir == "-") {
+    return absl::InvalidArgumentError("--format model-explorer writes files: give -o DIRECTORY");
+  }
+  absl::StatusOr<std::vector<ReportFile>> files = RenderModelExplorer(result, render);
+  if (!files.ok()) return files.status();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return absl::UnavailableError(fmt::format("cannot create {}: {}", dir, ec.message()));
+  for (const ReportFile& f : *files) {
+    absl::Status st = WriteOutput((std::filesystem::path(dir) / f.path).string(), f.content);
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
 int RunDiff(const DiffArgs& args) {
-  absl::StatusOr<ReportFormat> format = ParseReportFormat(args.format);
+  bool model_explorer = args.format == "model-explorer";
+  absl::StatusOr<ReportFormat> format =
+      ParseReportFormat(model_explorer ? "json" : args.format);
   if (!format.ok()) return Fail(format.status());
   if (args.left == "-" && args.right == "-") {
     return Fail(absl::InvalidArgumentError(
@@ -140,6 +197,22 @@ int RunDiff(const DiffArgs& args) {
   render.width = OutputWidth(args.width);
   render.verbose = args.verbose;
   render.all = args.all;
+  render.max_drawn_nodes = args.max_drawn;
+  // The drawing formats need the graphs behind each pair.
+  std::vector<PairGraphs> graphs;
+  std::map<std::string, std::string> texts;  // outlives `graphs`, which points into it
+  if (model_explorer || *format == ReportFormat::kHtml || *format == ReportFormat::kDot) {
+    absl::StatusOr<std::vector<PairGraphs>> found = FindPairGraphs(*result, *left, *right);
+    if (!found.ok()) return Fail(found.status());
+    graphs = *std::move(found);
+    AttachDumpText(*left, *right, &texts, &graphs);
+    render.graphs = &graphs;
+  }
+  if (model_explorer) {
+    absl::Status st = WriteModelExplorer(*result, render, args.output);
+    if (!st.ok()) return Fail(st);
+    return result->identical() ? kExitSame : kExitDifferent;
+  }
   std::string text;
   if (args.brief) {
     text = RenderDiffBrief(*result);
@@ -170,9 +243,9 @@ Runner AddDiffCommand(CLI::App& app) {
                   "Candidate dump: file, directory or archive ('-': standard input)")
       ->required();
   cmd->add_option("--format", args->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "markdown", "md"}))
+      ->check(CLI::IsMember({"text", "json", "markdown", "md", "html", "dot", "model-explorer"}))
       ->capture_default_str();
-  cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout (a DIRECTORY for --format model-explorer)");
   cmd->add_option("--equiv", args->equiv, "JSON file of extra op-equivalence classes");
   cmd->add_option("--color", args->color, "Colour: auto (on a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -188,6 +261,9 @@ Runner AddDiffCommand(CLI::App& app) {
   cmd->add_flag("--stat", args->stat,
                 "One line per differing pair with a bar of node changes, like git diff --stat");
   cmd->add_flag("-q,--brief", args->brief, "One line: the verdict (the exit code says it too)");
+  cmd->add_option("--max-drawn", args->max_drawn,
+                  "html/dot: most nodes drawn per side of a pair (more on demand in the page)")
+      ->capture_default_str();
   cmd->add_option("-j,--jobs", args->jobs,
                   "Threads for parsing files and diffing graph pairs (0 = one per core); "
                   "the report is the same for any number")
