@@ -29,6 +29,10 @@ inline constexpr int kExitTrouble = 2;
 
 using Runner = std::function<int()>;
 
+// The whole command line: parses argv (argv[0] is the program name), runs
+// the subcommand, writes to stdout/stderr, and returns the exit code.
+int RunCommandLine(int argc, char** argv);
+
 Runner AddStatsCommand(CLI::App& app);
 Runner AddSnapshotCommand(CLI::App& app);
 Runner AddCheckCommand(CLI::App& app);
