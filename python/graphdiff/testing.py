@@ -61,12 +61,13 @@ def _describe(obj):
     return os.fspath(obj)
 
 
-def _failure_message(result, dump, baseline):
+def _failure_message(result, dump, baseline, updatable):
     failed = [u for u in result.units if u.verdict == "FAIL"]
     lines = [
         "graph size over budget: %d of %d units of %s fail against %s"
         % (len(failed), len(result.units), _describe(dump), _describe(baseline))
     ]
+    hints = set()
     for unit in failed:
         lines.append("FAIL %s %s" % (unit.kind, unit.key))
         lines.extend("    " + reason for reason in unit.reasons)
@@ -75,16 +76,18 @@ def _failure_message(result, dump, baseline):
             lines.append(
                 "    explained by the diff against the baseline graph:"
                 if unit.diff_findings
-                else "    findings on this graph:"
+                else "    findings:"
             )
         for note in notes:
             lines.append("    %s (x%d): %s" % (note.id, note.count, note.title))
             if note.hint:
-                lines.append("      hint: " + note.hint)
-    lines.append(
-        "If the growth is intended, re-run with %s=1 to accept it as the new baseline."
-        % UPDATE_ENV
-    )
+                lines.append("      hint: " + ("as above" if note.hint in hints else note.hint))
+                hints.add(note.hint)
+    if updatable:
+        lines.append(
+            "If the growth is intended, re-run with %s=1 to accept it as the new baseline."
+            % UPDATE_ENV
+        )
     return "\n".join(lines)
 
 
@@ -108,6 +111,8 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
     baseline or budget cannot be read (a missing baseline file says how to
     create it).
     """
+    given = baseline
+    updatable = False
     if not isinstance(baseline, (Baseline, Dump)):
         path = os.fspath(baseline)
         if _is_baseline_file(path):
@@ -121,6 +126,7 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(current.to_json())
                 return check(dump, current, budget=budget)
+            updatable = True
             if not os.path.exists(path):
                 error = GraphdiffError(
                     "baseline %s does not exist; create it with "
@@ -135,5 +141,5 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
         baseline = snapshot(baseline)
     result = check(dump, baseline, budget=budget)
     if not result.passed:
-        raise GraphBudgetExceeded(_failure_message(result, dump, baseline), result)
+        raise GraphBudgetExceeded(_failure_message(result, dump, given, updatable), result)
     return result

@@ -91,7 +91,7 @@ void BindDump(py::module_& m) {
       .def_readonly("partial", &Graph::partial,
                     "The dump does not hold the whole graph (elided or truncated)")
       .def("__len__", [](const Graph& g) { return g.nodes.size(); })
-      .def("stats", &ComputeStats, "Size facts of this graph (GraphStats).")
+      .def("stats", &ComputeStats, py::call_guard<py::gil_scoped_release>(), "Size facts of this graph (GraphStats).")
       .def("__repr__", [](const Graph& g) {
         return fmt::format("<Graph {}{}{} [{}] {} nodes>", g.source.file, g.name.empty() ? "" : ":",
                            g.name, GraphKindName(g.kind), g.nodes.size());
@@ -260,7 +260,7 @@ void BindDiff(py::module_& m) {
       .def_readonly("right_graphs", &DiffResult::right_graphs)
       .def_readonly("left_metrics", &DiffResult::left_metrics)
       .def_readonly("right_metrics", &DiffResult::right_metrics)
-      .def("to_json", &DiffResultToJson,
+      .def("to_json", &DiffResultToJson, py::call_guard<py::gil_scoped_release>(),
            "The documented JSON document (docs/json-schema.md), as `--format json` prints it.")
       .def_static(
           "from_json",
@@ -273,7 +273,7 @@ void BindDiff(py::module_& m) {
             return Unwrap(std::move(r));
           },
           py::arg("text"), "Reads a diff JSON document back (to_json() or `--format json`).")
-      .def("__str__", [](const DiffResult& r) { return RenderDiffText(r); })
+      .def("__str__", [](const DiffResult& r) { return RenderDiffText(r); }, py::call_guard<py::gil_scoped_release>())
       .def("__repr__", [](const DiffResult& r) {
         return fmt::format("<DiffResult {}: {} findings, {} graph pairs, {} metrics pairs>",
                            r.identical() ? "same" : "different", r.findings.size(), r.pairs.size(),
@@ -284,8 +284,8 @@ void BindDiff(py::module_& m) {
       .def_readonly("root", &LintReport::root)
       .def_readonly("findings", &LintReport::findings)
       .def_readonly("skipped", &LintReport::skipped)
-      .def("to_json", [](const LintReport& r) { return RenderLint(r, ReportFormat::kJson); })
-      .def("__str__", [](const LintReport& r) { return RenderLint(r, ReportFormat::kText); })
+      .def("to_json", [](const LintReport& r) { return RenderLint(r, ReportFormat::kJson); }, py::call_guard<py::gil_scoped_release>())
+      .def("__str__", [](const LintReport& r) { return RenderLint(r, ReportFormat::kText); }, py::call_guard<py::gil_scoped_release>())
       .def("__repr__", [](const LintReport& r) {
         return fmt::format("<LintReport {}: {} findings>", r.root, r.findings.size());
       });
@@ -315,8 +315,8 @@ void BindStats(py::module_& m) {
       .def_readonly("graphs", &StatsReport::graphs)
       .def_readonly("metrics", &StatsReport::metrics)
       .def_readonly("skipped", &StatsReport::skipped)
-      .def("to_json", &StatsToJson, "The documented stats JSON (docs/json-schema.md).")
-      .def("__str__", [](const StatsReport& r) { return RenderStatsText(r); })
+      .def("to_json", &StatsToJson, py::call_guard<py::gil_scoped_release>(), "The documented stats JSON (docs/json-schema.md).")
+      .def("__str__", [](const StatsReport& r) { return RenderStatsText(r); }, py::call_guard<py::gil_scoped_release>())
       .def("__repr__", [](const StatsReport& r) {
         return fmt::format("<StatsReport {} graphs, {} metrics reports>", r.graphs.size(),
                            r.metrics.size());
@@ -342,14 +342,14 @@ void BindGate(py::module_& m) {
   py::class_<Baseline>(m, "Baseline", "A snapshot of a dump for the gate (snapshot()).")
       .def_readonly("dump", &Baseline::dump)
       .def_readonly("units", &Baseline::units)
-      .def("to_json", &BaselineToJson,
+      .def("to_json", &BaselineToJson, py::call_guard<py::gil_scoped_release>(),
            "The baseline file `graphdiff snapshot` writes (docs/gate.md).")
       .def_static(
           "from_json",
           [](const std::string& text, const std::string& source) {
             return Unwrap(ParseBaseline(text, source));
           },
-          py::arg("text"), py::arg("source") = "<baseline>",
+          py::call_guard<py::gil_scoped_release>(), py::arg("text"), py::arg("source") = "<baseline>",
           "Parses baseline JSON; errors name `source`.")
       .def("__eq__", [](const Baseline& a, const Baseline& b) { return a == b; })
       .def("__repr__", [](const Baseline& b) {
@@ -405,8 +405,8 @@ void BindGate(py::module_& m) {
       .def_readonly("baseline_path", &CheckResult::baseline_path)
       .def_readonly("update_command", &CheckResult::update_command)
       .def_readonly("skipped", &CheckResult::skipped)
-      .def("to_json", &RenderCheckJson, "The documented check JSON (docs/gate.md).")
-      .def("__str__", &RenderCheckText)
+      .def("to_json", &RenderCheckJson, py::call_guard<py::gil_scoped_release>(), "The documented check JSON (docs/gate.md).")
+      .def("__str__", &RenderCheckText, py::call_guard<py::gil_scoped_release>())
       .def("__repr__", [](const CheckResult& r) {
         return fmt::format("<CheckResult {}: {} units, {} failed>", GateVerdictName(r.verdict),
                            r.units.size(), r.failed());

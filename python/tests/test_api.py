@@ -363,16 +363,11 @@ def test_check_refuses_an_empty_baseline(openxla):
 
 # -- the GIL -----------------------------------------------------------------------------
 
-def test_gil_is_released_while_the_library_works():
-    left = graphdiff.parse_text(ir_chain(60000), "left.txt")
-    right = graphdiff.parse_text(ir_chain(60000, op="aten::mul"), "right.txt")
-    start = time.perf_counter()
-    graphdiff.diff(left, right)
-    alone = time.perf_counter() - start
-    # While another thread diffs, this one keeps running: its longest stall
-    # stays far below the diff's duration (with the GIL held it would be all of it).
+def longest_stall_during(work):
+    """Runs work() in a thread; returns the longest gap between two iterations
+    of this thread's loop meanwhile."""
     done = threading.Event()
-    worker = threading.Thread(target=lambda: (graphdiff.diff(left, right), done.set()))
+    worker = threading.Thread(target=lambda: (work(), done.set()))
     longest = 0.0
     last = time.perf_counter()
     worker.start()
@@ -381,5 +376,23 @@ def test_gil_is_released_while_the_library_works():
         longest = max(longest, now - last)
         last = now
     worker.join()
-    assert alone > 0.05, "the diff is too quick to tell"
-    assert longest < alone / 2, (longest, alone)
+    return longest
+
+
+def test_gil_is_released_while_the_library_works():
+    left = graphdiff.parse_text(ir_chain(20000), "left.txt")
+    right = graphdiff.parse_text(ir_chain(20000, op="aten::mul"), "right.txt")
+    # While another thread diffs, this one keeps running: its longest stall
+    # stays far below the diff's duration (with the GIL held it would be all
+    # of it). A loaded machine can stall a thread too, so take the best of three.
+    attempts = []
+    for _ in range(3):
+        start = time.perf_counter()
+        graphdiff.diff(left, right)
+        alone = time.perf_counter() - start
+        assert alone > 0.05, "the diff is too quick to tell"
+        longest = longest_stall_during(lambda: graphdiff.diff(left, right))
+        attempts.append((longest, alone))
+        if longest < alone / 2:
+            return
+    pytest.fail("the calling thread stalled for most of the diff: %r" % attempts)

@@ -37,6 +37,18 @@ def test_over_budget_fails_quoting_the_findings(openxla, baseline_file):
     assert "extra-outputs (x80): 80 extra outputs on the right" in message
     assert "hint: Run inference under `torch.no_grad()`" in message
     assert "GRAPHDIFF_UPDATE_BASELINES=1" in message
+    # A hint is quoted once; later findings with the same hint point back to it.
+    assert message.count("hint: Run inference under") == 1
+    assert "hint: as above" in message
+
+
+def test_failure_against_a_dump_names_it(openxla, trace_once):
+    with pytest.raises(GraphBudgetExceeded) as err:
+        assert_graph_within(openxla, trace_once)
+    message = str(err.value)
+    assert message.splitlines()[0].endswith("fail against %s" % trace_once)
+    # A dump is no file to update: the message does not offer to.
+    assert "GRAPHDIFF_UPDATE_BASELINES" not in message
 
 
 def test_baseline_may_be_a_dump_or_a_baseline(trace_once, openxla):
