@@ -8,7 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${GRAPHDIFF_BUILD_DIR:-$root/build}"
 prefix="${GRAPHDIFF_PREFIX:-/usr/local}"
-bash "$root/tools/build.sh" -DGRAPHDIFF_PYTHON=ON
+bash "$root/tools/build.sh" -DGRAPHDIFF_PYTHON=ON -DGRAPHDIFF_BUILD_TESTS=OFF -DGRAPHDIFF_BUILD_BENCHMARKS=OFF
 SUDO=""
 if [ "$(id -u)" != 0 ] && [ ! -w "$prefix" ]; then SUDO="sudo"; fi
 $SUDO cmake --install "$build" --prefix "$prefix" >/dev/null

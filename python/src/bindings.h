@@ -59,9 +59,6 @@ class DumpArg {
   const Dump& dump() const { return given_ != nullptr ? *given_ : loaded_; }
   // What the user named: the path, or the loaded dump's root.
   const std::string& name() const { return given_ != nullptr ? given_->root : path_; }
-  // A path rather than a Dump: skipped files are shown under it as the CLI
-  // shows them.
-  bool is_path() const { return given_ == nullptr; }
 
  private:
   const Dump* given_ = nullptr;
@@ -76,10 +73,6 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path, const char* wh
 // JSON text for a dict/list argument (json.dumps), or the file named by a path.
 // `source` receives the name errors should use.
 std::string JsonArgument(py::handle obj, const char* what, std::string* source);
-
-// How a dump's skipped file is shown: as the CLI shows it under a path the
-// user typed, else as the loader named it.
-std::string SkippedName(const DumpArg& arg, const std::string& inner);
 
 void BindTypes(py::module_& m);
 

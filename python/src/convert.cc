@@ -7,7 +7,6 @@
 #include <string>
 
 #include "bindings.h"
-#include "commands.h"
 #include "fmt/format.h"
 
 namespace graphdiff::python {
@@ -95,10 +94,6 @@ absl::Status DumpArg::Resolve() {
   if (!dump.ok()) return dump.status();
   loaded_ = *std::move(dump);
   return absl::OkStatus();
-}
-
-std::string SkippedName(const DumpArg& arg, const std::string& inner) {
-  return arg.is_path() ? cli::DisplayPath(arg.name(), inner) : inner;
 }
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path, const char* what) {

@@ -137,21 +137,7 @@ StatsReport StatsPy(const py::args& dumps) {
       for (DumpArg& arg : args) {
         if (absl::Status st = arg.Resolve(); !st.ok()) return st;
         if (absl::Status st = NotEmpty(arg, "no stats"); !st.ok()) return st;
-        for (const DumpFile& f : arg.dump().files) {
-          std::string source = arg.is_path() ? cli::DisplayPath(arg.name(), f.path) : f.source;
-          for (const Graph& g : f.graphs) {
-            GraphStats s = ComputeStats(g);
-            s.source = source;
-            out.graphs.push_back(std::move(s));
-          }
-          for (const MetricsReport& m : f.metrics) {
-            out.metrics.push_back(m);
-            out.metrics.back().source = source;
-          }
-        }
-        for (const auto& [file, reason] : arg.dump().skipped) {
-          out.skipped.emplace_back(SkippedName(arg, file), reason);
-        }
+        cli::AddStats(arg.dump(), arg.name(), &out);
       }
       return out;
     }();
@@ -174,7 +160,7 @@ LintReport LintPy(py::handle dump_obj, const std::string& graph, uint32_t duplic
       options.max_evidence = max_evidence;
       LintReport out{arg.name(), LintDump(arg.dump(), options), {}};
       for (const auto& [file, reason] : arg.dump().skipped) {
-        out.skipped.emplace_back(SkippedName(arg, file), reason);
+        out.skipped.emplace_back(cli::DisplayPath(arg.name(), file), reason);
       }
       return out;
     }();
@@ -204,7 +190,7 @@ absl::StatusOr<Snapshot> TakeSnapshot(DumpArg& arg) {
   s.baseline = SnapshotDump(arg.dump(), s.findings);
   s.baseline.dump = arg.name();
   for (const auto& [file, reason] : arg.dump().skipped) {
-    s.skipped.emplace_back(SkippedName(arg, file), reason);
+    s.skipped.emplace_back(cli::DisplayPath(arg.name(), file), reason);
   }
   return s;
 }

@@ -264,6 +264,8 @@ def test_stats(trace_once, openxla, cli):
     assert report.to_json() == out.stdout
     both = graphdiff.stats(trace_once, graphdiff.load_dump(openxla))
     assert len(both.graphs) == 4
+    # A loaded dump is named as the path it was loaded from.
+    assert graphdiff.stats(graphdiff.load_dump(str(openxla))).to_json() == report.to_json()
     with pytest.raises(TypeError):
         graphdiff.stats()
 

@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/stats.h"
 
 namespace graphdiff::cli {
 
@@ -48,6 +49,11 @@ bool WantColor(const std::string& mode, const std::string& output);
 // as the user named them). Refuses a dump with no graphs.
 absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings,
                                       std::vector<std::pair<std::string, std::string>>* skipped);
+
+// Appends the size facts of every graph and every metrics report of `dump`
+// to `report`, with its skipped files, each named as the user named the
+// dump (`path`, see DisplayPath); stats_cmd.cc.
+void AddStats(const Dump& dump, const std::string& path, StatsReport* report);
 
 // Prints "graphdiff: <message>" to stderr and returns kExitTrouble.
 int Fail(const absl::Status& status);
