@@ -111,6 +111,8 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
     baseline or budget cannot be read (a missing baseline file says how to
     create it).
     """
+    # pytest shows the failing line of the user's test, not this helper's source.
+    __tracebackhide__ = True
     given = baseline
     updatable = False
     if not isinstance(baseline, (Baseline, Dump)):
