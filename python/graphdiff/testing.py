@@ -100,7 +100,8 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
         (path or Dump), snapshotted on the spot.
     budget: None for the default (no growth in nodes, inputs, outputs, clones or
         findings; new and missing graphs fail); a dict in the budget format of
-        docs/gate.md, e.g. ``{"default": {"nodes": "+2%"}}``; or its file path.
+        docs/gate.md, e.g. ``{"default": {"nodes": "+2%"}}``; that as JSON text;
+        or its file path.
     update: write the baseline file from the dump instead of checking (default:
         the GRAPHDIFF_UPDATE_BASELINES environment variable). Only for a
         baseline given as a JSON file path.

@@ -70,7 +70,8 @@ class DumpArg {
 std::string FsPath(py::handle obj, const char* what);
 // A whole file. Errors name `what` ("baseline", "budget") and the path.
 absl::StatusOr<std::string> ReadTextFile(const std::string& path, const char* what);
-// JSON text for a dict/list argument (json.dumps), or the file named by a path.
+// JSON text for a dict/list argument (json.dumps), a str holding JSON text
+// (it starts with '{'), or the file named by a path.
 // `source` receives the name errors should use.
 std::string JsonArgument(py::handle obj, const char* what, std::string* source);
 

@@ -111,6 +111,15 @@ std::string JsonArgument(py::handle obj, const char* what, std::string* source) 
     *source = fmt::format("<{} dict>", what);
     return py::module_::import("json").attr("dumps")(obj).cast<std::string>();
   }
+  if (py::isinstance<py::str>(obj)) {
+    // JSON text itself: no file name starts with '{'.
+    std::string text = obj.cast<std::string>();
+    size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '{') {
+      *source = fmt::format("<{} text>", what);
+      return text;
+    }
+  }
   *source = FsPath(obj, what);
   return Unwrap(ReadTextFile(*source, what));
 }

@@ -386,7 +386,8 @@ PYBIND11_MODULE(_graphdiff, m) {
         py::arg("budget") = py::none(),
         "The CI gate: checks a dump (path or Dump) against a baseline (Baseline or the path of\n"
         "its JSON) under a budget (None: no growth; a dict in the budget JSON format of\n"
-        "docs/gate.md, or the path of such a file). CheckResult.passed is the verdict.");
+        "docs/gate.md, that document as JSON text, or the path of such a file).\n"
+        "CheckResult.passed is the verdict.");
   m.def("render", &RenderPy, py::arg("result"), py::arg("format") = "text", py::kw_only(),
         py::arg("verbose") = false, py::arg("all") = false, py::arg("width") = 80u,
         py::arg("max_items") = 8u, py::arg("color") = false,

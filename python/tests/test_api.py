@@ -348,6 +348,15 @@ def test_check_budget(trace_once, openxla, tmp_path):
     path = tmp_path / "budget.json"
     path.write_text(json.dumps(lenient))
     assert graphdiff.check(openxla, graphdiff.snapshot(trace_once), budget=path).passed
+    assert graphdiff.check(openxla, graphdiff.snapshot(trace_once), budget=str(path)).passed
+    assert graphdiff.check(openxla, graphdiff.snapshot(trace_once),
+                           budget=json.dumps(lenient)).passed
+    with pytest.raises(graphdiff.GraphdiffError) as err:
+        graphdiff.check(openxla, graphdiff.snapshot(trace_once), budget='{"default": ')
+    assert err.value.source == "<budget text>" and err.value.line == 1
+    with pytest.raises(graphdiff.GraphdiffError) as err:
+        graphdiff.check(openxla, graphdiff.snapshot(trace_once), budget=tmp_path / "none.json")
+    assert "none.json" in str(err.value)
     with pytest.raises(graphdiff.GraphdiffError) as err:
         graphdiff.check(openxla, graphdiff.snapshot(trace_once), budget={"default": {"nodez": "+1"}})
     assert "nodez" in str(err.value)
