@@ -278,6 +278,7 @@ def diff(
     compare_timings: bool = False,
     duplicate_min_ops: int = 2,
     max_evidence: int = 1000,
+    verify: bool = False,
 ) -> DiffResult: ...
 def stats(*dumps: DumpLike) -> StatsReport: ...
 def lint(

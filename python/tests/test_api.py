@@ -177,11 +177,18 @@ def test_diff_counter_threshold(trace_once, openxla):
     assert "counter-delta" not in quiet
 
 
+def test_diff_verify(trace_once, openxla):
+    checked = graphdiff.diff(trace_once, openxla, verify=True)
+    assert checked.to_json() == graphdiff.diff(trace_once, openxla).to_json()
+
+
 def test_diff_max_evidence(trace_once, openxla):
+    full = [f for f in graphdiff.diff(trace_once, openxla).findings if f.id == "extra-outputs"][0]
     result = graphdiff.diff(trace_once, openxla, max_evidence=3)
     extra = [f for f in result.findings if f.id == "extra-outputs"][0]
-    assert len(extra.evidence) == 3
-    assert extra.evidence_omitted == extra.count * 2 - 3 or extra.evidence_omitted > 0
+    assert len(extra.evidence) == 3 < len(full.evidence)
+    assert extra.evidence_omitted == len(full.evidence) - 3
+    assert [str(e) for e in extra.evidence] == [str(e) for e in full.evidence[:3]]
 
 
 def test_diff_equiv_file_errors_name_it(tmp_path, trace_once, openxla):

@@ -68,11 +68,18 @@ absl::Status WriteOutput(const std::string& path, std::string_view text);
 // The report width: `requested` when non-zero; else the terminal's width
 // when stdout is one (TIOCGWINSZ); else $COLUMNS; else 80.
 size_t OutputWidth(size_t requested);
+// True when the process ends as soon as RunCommandLine returns (main.cc sets
+// it). A host that lives on, the Python module running many command lines in
+// one interpreter, leaves it false so that KeepUntilExit does not pile up
+// every run's dumps.
+inline bool g_exit_after_run = false;
 // Keeps a large value alive until the process exits, where the OS reclaims
 // it at once; destroying 10^6 nodes one by one is a noticeable part of a
-// diff. Held through a global, so leak checkers see it as reachable.
+// diff. Held through a global, so leak checkers see it as reachable. Without
+// g_exit_after_run the value is destroyed as usual, by the caller.
 template <typename T>
 void KeepUntilExit(T&& value) {
+  if (!g_exit_after_run) return;
   static auto* kept = new std::vector<std::shared_ptr<void>>();
   kept->push_back(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
 }

@@ -3,4 +3,7 @@
 // graphdiff: explain the difference between two compiled PyTorch graphs.
 #include "commands.h"
 
-int main(int argc, char** argv) { return graphdiff::cli::RunCommandLine(argc, argv); }
+int main(int argc, char** argv) {
+  graphdiff::cli::g_exit_after_run = true;
+  return graphdiff::cli::RunCommandLine(argc, argv);
+}
