@@ -47,6 +47,17 @@ def _is_baseline_file(path):
     return head.startswith(b"{")
 
 
+BUDGET_KEYS = {"version", "default", "graphs", "allow", "new_graphs", "missing_graphs", "noise"}
+
+
+def _budget(budget):
+    """A flat dict of limits ({"nodes": "+2%"}) is shorthand for its "default"
+    section; metric names and the budget's own keys never overlap."""
+    if isinstance(budget, dict) and budget and not BUDGET_KEYS.intersection(budget):
+        return {"default": budget}
+    return budget
+
+
 def _updating(update):
     if update is not None:
         return update
@@ -100,8 +111,9 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
         (path or Dump), snapshotted on the spot.
     budget: None for the default (no growth in nodes, inputs, outputs, clones or
         findings; new and missing graphs fail); a dict in the budget format of
-        docs/gate.md, e.g. ``{"default": {"nodes": "+2%"}}``; that as JSON text;
-        or its file path.
+        docs/gate.md, e.g. ``{"default": {"nodes": "+2%"}}`` (a flat dict of
+        limits, ``{"nodes": "+2%"}``, is its "default" section; the default
+        section replaces the default limits); that as JSON text; or its file path.
     update: write the baseline file from the dump instead of checking (default:
         the GRAPHDIFF_UPDATE_BASELINES environment variable). Only for a
         baseline given as a JSON file path.
@@ -116,6 +128,7 @@ def assert_graph_within(dump, baseline, budget=None, *, update=None):
     __tracebackhide__ = True
     given = baseline
     updatable = False
+    budget = _budget(budget)
     if not isinstance(baseline, (Baseline, Dump)):
         path = os.fspath(baseline)
         if _is_baseline_file(path):

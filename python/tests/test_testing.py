@@ -65,6 +65,13 @@ def test_budget_decides(openxla, baseline_file):
     lenient = {"default": {"nodes": "+200%", "inputs": "+20000%", "outputs": "+20000%"},
                "allow": ["counter:*", "finding:*", "op:*"]}
     assert assert_graph_within(openxla, baseline_file, lenient).passed
+    # A flat dict is the default section: only nodes are gated here, and the
+    # FX graph grew by 147%, the IR graph by 41%.
+    assert assert_graph_within(openxla, baseline_file, {"nodes": "+200%"}).passed
+    with pytest.raises(GraphBudgetExceeded) as err:
+        assert_graph_within(openxla, baseline_file, {"nodes": "+50%"})
+    failed = [u.key for u in err.value.result.units if u.verdict == "FAIL"]
+    assert failed == ["fx_graph.txt:forward"]
     strict_nodes_only = {"default": {"nodes": "+10%"},
                          "allow": ["inputs", "outputs", "counter:*", "finding:*", "op:*"]}
     with pytest.raises(GraphBudgetExceeded) as err:
