@@ -9,6 +9,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -16,6 +17,24 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
 #include "pybind11/pybind11.h"
+
+// Every std::string this module hands to Python comes from a dump or is
+// built from one (names, lines, file names, reports), and dumps may hold any
+// bytes: a Latin-1 file name, a garbled line. pybind11 decodes strictly and
+// would raise UnicodeDecodeError on reading such a field, so this module's
+// conversion shows invalid UTF-8 as \xNN escapes instead. Loading (Python to
+// C++) is pybind11's own. Declared before any use, in every file of the module.
+namespace pybind11::detail {
+template <>
+struct type_caster<std::string> : string_caster<std::string> {
+  static handle cast(const std::string& src, return_value_policy, handle) {
+    PyObject* decoded = PyUnicode_DecodeUTF8(src.data(), static_cast<ssize_t>(src.size()),
+                                             "backslashreplace");
+    if (decoded == nullptr) throw error_already_set();
+    return decoded;
+  }
+};
+}  // namespace pybind11::detail
 
 namespace graphdiff::python {
 
@@ -43,6 +62,10 @@ T Unwrap(absl::StatusOr<T> value) {
 inline void Check(const absl::Status& status) {
   if (!status.ok()) throw StatusError(status);
 }
+
+// Text as a Python str, invalid UTF-8 as \xNN escapes (as every string this
+// module returns).
+py::str Text(std::string_view s);
 
 // Creates graphdiff.GraphdiffError in `m` and the translator that raises it
 // with .code, .source, .line and .column set from the status.

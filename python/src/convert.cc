@@ -29,6 +29,7 @@ bool SplitLocation(const std::string& message, std::string* source, long* line, 
     size_t col_start = ++j;
     while (j < first.size() && std::isdigit(static_cast<unsigned char>(first[j]))) ++j;
     if (j == col_start || first.compare(j, 2, ": ") != 0) continue;
+    if (col_start - 1 - line_start > 9 || j - col_start > 9) continue;  // no line of 10^9
     *source = first.substr(0, i);
     *line = std::stol(first.substr(line_start, col_start - 1 - line_start));
     *col = std::stol(first.substr(col_start, j - col_start));
@@ -38,6 +39,13 @@ bool SplitLocation(const std::string& message, std::string* source, long* line, 
 }
 
 }  // namespace
+
+py::str Text(std::string_view s) {
+  PyObject* decoded =
+      PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace");
+  if (decoded == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(decoded);
+}
 
 void RegisterError(py::module_& m) {
   py::exception<StatusError> type(m, "GraphdiffError", PyExc_Exception);
@@ -57,12 +65,12 @@ void RegisterError(py::module_& m) {
       if (p) std::rethrow_exception(p);
     } catch (const StatusError& e) {
       py::object type = py::reinterpret_borrow<py::object>(g_error_type);
-      py::object err = type(py::str(e.what()));
+      py::object err = type(Text(e.what()));
       err.attr("code") = py::str(absl::StatusCodeToString(e.status().code()));
       std::string source;
       long line = 0, col = 0;
       bool located = SplitLocation(e.what(), &source, &line, &col);
-      err.attr("source") = located ? py::object(py::str(source)) : py::object(py::none());
+      err.attr("source") = located ? py::object(Text(source)) : py::object(py::none());
       err.attr("line") = located ? py::object(py::int_(line)) : py::object(py::none());
       err.attr("column") = located ? py::object(py::int_(col)) : py::object(py::none());
       PyErr_SetObject(g_error_type, err.ptr());
@@ -76,8 +84,9 @@ std::string FsPath(py::handle obj, const char* what) {
                                      "not {}",
                                      what, std::string(py::str(obj.get_type().attr("__name__")))));
   }
-  // str or bytes; both cast to the path's bytes.
-  return py::module_::import("os").attr("fspath")(obj).cast<std::string>();
+  // The file system's bytes: a str path with undecodable bytes (surrogate
+  // escapes, as os.listdir gives them) round-trips like a bytes path.
+  return py::module_::import("os").attr("fsencode")(obj).cast<std::string>();
 }
 
 DumpArg::DumpArg(py::handle obj, const char* what) {

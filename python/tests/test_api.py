@@ -77,6 +77,20 @@ def test_parse_text_refuses_text_that_is_no_dump():
     assert "x.txt" in str(err.value)
 
 
+def test_bytes_that_are_not_utf8_stay_readable(tmp_path):
+    with pytest.raises(graphdiff.GraphdiffError) as err:
+        graphdiff.parse_text(b"IR {\n  %0 = \xff garbage\n}\n", "x.txt")
+    assert str(err.value).split("\n")[1] == "  %0 = \\xff garbage"
+    dump = graphdiff.parse_text(b"IR {\n  %0 = f32[4]{0} aten::\xff(), ROOT=0\n}\n", "y.txt")
+    assert dump.graphs[0].stats().ops == {"aten::\\xff": 1}
+    # A Latin-1 file name, as os.listdir returns it (surrogate escapes).
+    name = os.fsdecode(b"ir_\xe9.txt")
+    (tmp_path / name).write_text("IR {\n  %0 = f32[4]{0} xla::device_data(), ROOT=0\n}\n")
+    loaded = graphdiff.load_dump(tmp_path)
+    assert [f.path for f in loaded.files] == ["ir_\\xe9.txt"]
+    assert graphdiff.load_dump(tmp_path / name).graphs[0].stats().nodes == 1
+
+
 def test_errors_are_one_type():
     assert issubclass(graphdiff.GraphdiffError, Exception)
     assert graphdiff.GraphdiffError("x").line is None
