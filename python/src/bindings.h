@@ -59,9 +59,6 @@ T Unwrap(absl::StatusOr<T> value) {
   if (!value.ok()) throw StatusError(value.status());
   return *std::move(value);
 }
-inline void Check(const absl::Status& status) {
-  if (!status.ok()) throw StatusError(status);
-}
 
 // Text as a Python str, invalid UTF-8 as \xNN escapes (as every string this
 // module returns).
