@@ -3,7 +3,7 @@
 # there alone (no build tree on sys.path): import, the ResNet-18 diff,
 # `python3 -m graphdiff`, the package metadata and the pytest plugin found by
 # its entry point. Usage: install_test.sh BUILD_DIR SOURCE_DIR PYTHON SITE_DIR
-# (SITE_DIR relative to the prefix, as GRAPHDIFF_PYTHON_INSTALL_DIR).
+# (SITE_DIR relative to the prefix, GRAPHDIFF_PYTHON_INSTALL_DIR).
 set -euo pipefail
 build="$1"
 src="$2"
@@ -13,7 +13,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
-case "$site" in /*) ;; *) site="$prefix/$site" ;; esac
+site="$prefix/$site"
 test -f "$site/graphdiff/__init__.py"
 ls "$site"/graphdiff/_graphdiff*.so "$site"/graphdiff/__init__.pyi "$site"/graphdiff/py.typed >/dev/null
 cd "$tmp"
