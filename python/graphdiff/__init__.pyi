@@ -279,6 +279,7 @@ def diff(
     duplicate_min_ops: int = 2,
     max_evidence: int = 1000,
     verify: bool = False,
+    threads: int = 0,
 ) -> DiffResult: ...
 def stats(*dumps: DumpLike) -> StatsReport: ...
 def lint(

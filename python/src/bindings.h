@@ -74,8 +74,9 @@ class DumpArg {
  public:
   // With the GIL held. `what` names the argument in a TypeError.
   DumpArg(py::handle obj, const char* what);
-  // Without the GIL: loads the path if one was given.
-  absl::Status Resolve();
+  // Without the GIL: loads the path if one was given, parsing on `threads`
+  // threads (0 = one per core).
+  absl::Status Resolve(unsigned threads = 0);
   const Dump& dump() const { return given_ != nullptr ? *given_ : loaded_; }
   // What the user named: the path, or the loaded dump's root.
   const std::string& name() const { return given_ != nullptr ? given_->root : path_; }

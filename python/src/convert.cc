@@ -97,9 +97,11 @@ DumpArg::DumpArg(py::handle obj, const char* what) {
   }
 }
 
-absl::Status DumpArg::Resolve() {
+absl::Status DumpArg::Resolve(unsigned threads) {
   if (given_ != nullptr) return absl::OkStatus();
-  absl::StatusOr<Dump> dump = LoadDump(path_);
+  LoadOptions options;
+  options.threads = threads;
+  absl::StatusOr<Dump> dump = LoadDump(path_, options);
   if (!dump.ok()) return dump.status();
   loaded_ = *std::move(dump);
   return absl::OkStatus();

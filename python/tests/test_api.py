@@ -191,9 +191,10 @@ def test_diff_counter_threshold(trace_once, openxla):
     assert "counter-delta" not in quiet
 
 
-def test_diff_verify(trace_once, openxla):
-    checked = graphdiff.diff(trace_once, openxla, verify=True)
-    assert checked.to_json() == graphdiff.diff(trace_once, openxla).to_json()
+def test_diff_verify_and_threads(trace_once, openxla):
+    expected = graphdiff.diff(trace_once, openxla).to_json()
+    assert graphdiff.diff(trace_once, openxla, verify=True).to_json() == expected
+    assert graphdiff.diff(trace_once, openxla, threads=1).to_json() == expected
 
 
 def test_diff_max_evidence(trace_once, openxla):
