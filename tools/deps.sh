@@ -7,6 +7,7 @@ packages=(
   libabsl-dev nlohmann-json3-dev libfmt-dev libcli11-dev libarchive-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libgraphviz-dev chromium
+  pybind11-dev python3-dev python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

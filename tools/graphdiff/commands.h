@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/stats.h"
 
 namespace graphdiff::cli {
 
@@ -28,6 +29,10 @@ inline constexpr int kExitDifferent = 1;
 inline constexpr int kExitTrouble = 2;
 
 using Runner = std::function<int()>;
+
+// The whole command line: parses argv (argv[0] is the program name), runs
+// the subcommand, writes to stdout/stderr, and returns the exit code.
+int RunCommandLine(int argc, char** argv);
 
 Runner AddStatsCommand(CLI::App& app);
 Runner AddSnapshotCommand(CLI::App& app);
@@ -45,6 +50,11 @@ bool WantColor(const std::string& mode, const std::string& output);
 absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Finding>* findings,
                                       std::vector<std::pair<std::string, std::string>>* skipped);
 
+// Appends the size facts of every graph and every metrics report of `dump`
+// to `report`, with its skipped files, each named as the user named the
+// dump (`path`, see DisplayPath); stats_cmd.cc.
+void AddStats(const Dump& dump, const std::string& path, StatsReport* report);
+
 // Prints "graphdiff: <message>" to stderr and returns kExitTrouble.
 int Fail(const absl::Status& status);
 // How to show file `inner` of the dump the user named `root`: the path they
@@ -58,11 +68,18 @@ absl::Status WriteOutput(const std::string& path, std::string_view text);
 // The report width: `requested` when non-zero; else the terminal's width
 // when stdout is one (TIOCGWINSZ); else $COLUMNS; else 80.
 size_t OutputWidth(size_t requested);
+// True when the process ends as soon as RunCommandLine returns (main.cc sets
+// it). A host that lives on, the Python module running many command lines in
+// one interpreter, leaves it false so that KeepUntilExit does not pile up
+// every run's dumps.
+inline bool g_exit_after_run = false;
 // Keeps a large value alive until the process exits, where the OS reclaims
 // it at once; destroying 10^6 nodes one by one is a noticeable part of a
-// diff. Held through a global, so leak checkers see it as reachable.
+// diff. Held through a global, so leak checkers see it as reachable. Without
+// g_exit_after_run the value is destroyed as usual, by the caller.
 template <typename T>
 void KeepUntilExit(T&& value) {
+  if (!g_exit_after_run) return;
   static auto* kept = new std::vector<std::shared_ptr<void>>();
   kept->push_back(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
 }

@@ -1,59 +1,9 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
 // graphdiff: explain the difference between two compiled PyTorch graphs.
-// Thin: each subcommand lives in its own *_cmd.cc.
-#include <algorithm>
-#include <cstdio>
-#include <string>
-#include <vector>
-
-#include "CLI/CLI.hpp"
 #include "commands.h"
-#include "graphdiff/version.h"
 
 int main(int argc, char** argv) {
-  using namespace graphdiff::cli;
-  CLI::App app{"graphdiff: explain the difference between two compiled PyTorch graphs"};
-  app.set_version_flag("--version", std::string(graphdiff::Version()));
-  app.require_subcommand(1);
-  std::vector<Runner> runners = {
-      // In the order --help lists them: the main job first.
-      AddDiffCommand(app),
-      AddStatsCommand(app),
-      AddLintCommand(app),
-      AddSnapshotCommand(app),
-      AddCheckCommand(app),
-  };
-  // A mistyped subcommand gets a suggestion rather than CLI11's generic
-  // complaint about extra arguments.
-  if (argc > 1 && argv[1][0] != '-') {
-    std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
-    std::string typed = argv[1];
-    if (std::find(names.begin(), names.end(), typed) == names.end()) {
-      std::string guess = SuggestCommand(typed, names);
-      std::string all;
-      for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
-      if (guess.empty()) {
-        std::fprintf(stderr, "graphdiff: unknown command '%s' (commands: %s; see --help)\n",
-                     typed.c_str(), all.c_str());
-      } else {
-        std::fprintf(stderr, "graphdiff: unknown command '%s'; did you mean '%s'?\n",
-                     typed.c_str(), guess.c_str());
-      }
-      return kExitTrouble;
-    }
-  }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // Usage errors are trouble (2), as in diff(1); --help and --version are not.
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : kExitTrouble;
-  }
-  for (const Runner& run : runners) {
-    int rc = run();
-    if (rc >= 0) return rc;
-  }
-  return kExitTrouble;
+  graphdiff::cli::g_exit_after_run = true;
+  return graphdiff::cli::RunCommandLine(argc, argv);
 }

@@ -8,6 +8,25 @@
 #include "graphdiff/stats.h"
 
 namespace graphdiff::cli {
+
+void AddStats(const Dump& dump, const std::string& path, StatsReport* report) {
+  for (const DumpFile& f : dump.files) {
+    std::string source = DisplayPath(path, f.path);
+    for (const Graph& g : f.graphs) {
+      GraphStats s = ComputeStats(g);
+      s.source = source;
+      report->graphs.push_back(std::move(s));
+    }
+    for (const MetricsReport& m : f.metrics) {
+      report->metrics.push_back(m);
+      report->metrics.back().source = source;
+    }
+  }
+  for (const auto& [file, reason] : dump.skipped) {
+    report->skipped.emplace_back(DisplayPath(path, file), reason);
+  }
+}
+
 namespace {
 
 struct StatsArgs {
@@ -26,21 +45,7 @@ int RunStats(const StatsArgs& args) {
     if (!HoldsSomething(*dump)) {
       return Fail(absl::InvalidArgumentError("no stats: " + WhyNothingReadable(*dump, path)));
     }
-    for (const DumpFile& f : dump->files) {
-      std::string source = DisplayPath(path, f.path);
-      for (const Graph& g : f.graphs) {
-        GraphStats s = ComputeStats(g);
-        s.source = source;
-        report.graphs.push_back(std::move(s));
-      }
-      for (const MetricsReport& m : f.metrics) {
-        report.metrics.push_back(m);
-        report.metrics.back().source = source;
-      }
-    }
-    for (const auto& [file, reason] : dump->skipped) {
-      report.skipped.emplace_back(DisplayPath(path, file), reason);
-    }
+    AddStats(*dump, path, &report);
     // Skipped files are in the report already; add what reading tolerated.
     Dump warnings_only;
     warnings_only.files = dump->files;
