@@ -52,9 +52,11 @@ class StringPool {
   StringPool& operator=(StringPool&&) noexcept = default;
 
   StrId Intern(std::string_view s);
-  // Makes room for `n` more strings, so a parser that knows its node count
-  // interns names without rehashing.
-  void Reserve(size_t n);
+  // Stores `s` as a new string without looking for an equal one, for
+  // strings the caller knows to be unique (IR node names, which the parser
+  // checks): a million of them cost a million hash-table cache misses
+  // otherwise. Intern() of an equal string later gives another id.
+  StrId Add(std::string_view s);
   // Returns the id of `s` if it was interned, or an empty StrId.
   StrId Find(std::string_view s) const;
   std::string_view Get(StrId id) const { return views_[id.id]; }

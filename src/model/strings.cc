@@ -11,7 +11,14 @@ constexpr size_t kChunkSize = 64 * 1024;
 StringPool::StringPool() { views_.push_back(std::string_view()); }
 
 StringPool::StringPool(const StringPool& other) : StringPool() {
-  for (size_t i = 1; i < other.views_.size(); ++i) Intern(other.views_[i]);
+  // Id for id, so that strings stored by Add() keep theirs too.
+  views_.reserve(other.views_.size());
+  for (size_t i = 1; i < other.views_.size(); ++i) {
+    std::string_view stored = Store(other.views_[i]);
+    views_.push_back(stored);
+    auto it = other.index_.find(other.views_[i]);
+    if (it != other.index_.end() && it->second == i) index_.emplace(stored, it->second);
+  }
 }
 
 StringPool& StringPool::operator=(const StringPool& other) {
@@ -67,9 +74,11 @@ size_t StringViewHash::operator()(std::string_view s) const noexcept {
   return static_cast<size_t>(h);
 }
 
-void StringPool::Reserve(size_t n) {
-  index_.reserve(index_.size() + n);
-  views_.reserve(views_.size() + n);
+StrId StringPool::Add(std::string_view s) {
+  if (s.empty()) return StrId{};
+  uint32_t id = static_cast<uint32_t>(views_.size());
+  views_.push_back(Store(s));
+  return StrId{id};
 }
 
 StrId StringPool::Intern(std::string_view s) {

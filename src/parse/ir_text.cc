@@ -130,7 +130,6 @@ class BlockParser {
     graph_.kind = GraphKind::kIr;
     graph_.source.file = std::string(source);
     graph_.nodes.reserve(expected_nodes);
-    graph_.strings.Reserve(expected_nodes);  // a name per node
   }
 
   absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
@@ -331,7 +330,7 @@ absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
     graph_.nodes.pop_back();
     return s;
   }
-  node.name = graph_.intern(name);
+  node.name = graph_.strings.Add(name);  // ids are checked unique above
   node.op = InternCommon(op);
   node.raw_op = node.op;
   node.line = line_no;

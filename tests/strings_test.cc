@@ -1,0 +1,50 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The string pool: interning dedups, Add() does not, and a copy keeps every
+// id, so a copied graph's nodes still name the same strings.
+#include "graphdiff/strings.h"
+
+#include "gtest/gtest.h"
+
+namespace graphdiff {
+namespace {
+
+TEST(StringPool, InternDedupsAndAddDoesNot) {
+  StringPool pool;
+  StrId a = pool.Intern("aten::relu");
+  EXPECT_EQ(pool.Intern("aten::relu"), a);
+  StrId n1 = pool.Add("%1");
+  StrId n2 = pool.Add("%2");
+  EXPECT_NE(n1, n2);
+  EXPECT_EQ(pool.Get(n1), "%1");
+  EXPECT_EQ(pool.Get(n2), "%2");
+  EXPECT_EQ(pool.Find("%1"), StrId{});  // added, not indexed
+  EXPECT_EQ(pool.Find("aten::relu"), a);
+  EXPECT_EQ(pool.Add(""), StrId{});
+}
+
+TEST(StringPool, CopyKeepsEveryId) {
+  StringPool pool;
+  StrId added = pool.Add("x");
+  StrId interned = pool.Intern("x");  // an equal string, another id
+  StrId other = pool.Intern("y");
+  ASSERT_NE(added, interned);
+  StringPool copy(pool);
+  EXPECT_EQ(copy.size(), pool.size());
+  EXPECT_EQ(copy.Get(added), "x");
+  EXPECT_EQ(copy.Get(interned), "x");
+  EXPECT_EQ(copy.Get(other), "y");
+  EXPECT_EQ(copy.Intern("x"), interned);
+  EXPECT_EQ(copy.Find("y"), other);
+}
+
+TEST(StringPool, HashSpreadsShortAndLongStrings) {
+  StringViewHash h;
+  EXPECT_NE(h("%1"), h("%2"));
+  EXPECT_NE(h("abcdefgh1"), h("abcdefgh2"));
+  EXPECT_NE(h(""), h(std::string_view("\0", 1)));
+  EXPECT_EQ(h("aten::convolution"), h(std::string("aten::convolution")));
+}
+
+}  // namespace
+}  // namespace graphdiff
