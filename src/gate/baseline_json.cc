@@ -9,6 +9,7 @@
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
 #include "graphdiff/version.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -113,7 +114,7 @@ std::string BaselineToJson(const Baseline& b) {
       out["metrics"].push_back(std::move(j));
     }
   }
-  return out.dump(2) + "\n";
+  return DumpJson(out);
 }
 
 absl::StatusOr<Baseline> ParseBaseline(std::string_view text, std::string_view source) {

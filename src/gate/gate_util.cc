@@ -4,7 +4,9 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "graphdiff/sanitize.h"
 #include "parse/error.h"
+#include "util/json_text.h"
 
 namespace graphdiff::gate_internal {
 
@@ -36,8 +38,15 @@ bool IsGlob(std::string_view pattern) {
 
 absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
                                                      std::string_view source) {
+  if (absl::Status deep = CheckJsonDepth(text, source); !deep.ok()) return deep;
   try {
     return nlohmann::ordered_json::parse(text.begin(), text.end());
+  } catch (const nlohmann::ordered_json::out_of_range& e) {
+    // A number too large for a double (1e400): not a syntax error, but the
+    // file is no more usable.
+    return absl::InvalidArgumentError(
+        fmt::format("{}: invalid JSON: a number is out of range ({})", source,
+                    TerminalSafe(e.what())));
   } catch (const nlohmann::ordered_json::parse_error& e) {
     // nlohmann's message repeats the position; keep only what went wrong.
     std::string_view what = e.what();
@@ -49,6 +58,9 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
     size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     if (offset > text.size()) offset = text.size();
     return ParseError(source, text, offset, fmt::format("invalid JSON: {}", what));
+  } catch (const nlohmann::ordered_json::exception& e) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: invalid JSON: {}", source, TerminalSafe(e.what())));
   }
 }
 

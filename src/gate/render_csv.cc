@@ -9,6 +9,7 @@
 
 #include "fmt/format.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -68,7 +69,7 @@ std::string RenderCheckCsv(const CheckResult& result) {
                          Field(m), Number(before), Number(now), delta, Field(limit), status);
     }
   }
-  return out;
+  return TerminalSafe(out);
 }
 
 }  // namespace graphdiff

@@ -4,6 +4,7 @@
 // changed metric with its limit.
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 
@@ -59,7 +60,7 @@ std::string RenderCheckJson(const CheckResult& result) {
   for (const auto& [file, reason] : result.skipped) {
     out["skipped"].push_back({{"path", file}, {"reason", reason}});
   }
-  return out.dump(2) + "\n";
+  return DumpJson(out);
 }
 
 }  // namespace graphdiff

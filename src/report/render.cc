@@ -4,6 +4,7 @@
 #include "fmt/format.h"
 #include "graphdiff/report.h"
 #include "report/formats.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 
@@ -29,7 +30,7 @@ std::string RenderLint(const LintReport& report, ReportFormat format,
                        const RenderOptions& options) {
   switch (format) {
     case ReportFormat::kText: return RenderLintText(report, options);
-    case ReportFormat::kJson: return LintToJson(report).dump(2) + "\n";
+    case ReportFormat::kJson: return DumpJson(LintToJson(report));
     case ReportFormat::kMarkdown: return RenderLintMarkdown(report, options);
   }
   return RenderLintText(report, options);
