@@ -1,11 +1,13 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "gate/gate_util.h"
 
+#include <limits>
 #include <vector>
 
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
 #include "parse/error.h"
+#include "util/checked.h"
 #include "util/json_text.h"
 
 namespace graphdiff::gate_internal {
@@ -64,14 +66,34 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
   }
 }
 
-std::string SignedDelta(int64_t delta) {
-  return delta > 0 ? fmt::format("+{}", delta) : fmt::format("{}", delta);
+std::string SignedDelta(int64_t old_value, int64_t new_value) {
+  __int128 d = ExactDifference(old_value, new_value);
+  return d > 0 ? "+" + Int128ToString(d) : Int128ToString(d);
+}
+
+std::string PlainDelta(int64_t old_value, int64_t new_value) {
+  return Int128ToString(ExactDifference(old_value, new_value));
+}
+
+nlohmann::ordered_json DeltaJson(int64_t old_value, int64_t new_value) {
+  __int128 d = ExactDifference(old_value, new_value);
+  if (d >= std::numeric_limits<int64_t>::min() && d <= std::numeric_limits<int64_t>::max()) {
+    return static_cast<int64_t>(d);
+  }
+  if (d > 0 && d <= static_cast<__int128>(std::numeric_limits<uint64_t>::max())) {
+    return static_cast<uint64_t>(d);
+  }
+  return static_cast<double>(d);
+}
+
+double DeltaDouble(int64_t old_value, int64_t new_value) {
+  return static_cast<double>(ExactDifference(old_value, new_value));
 }
 
 std::string OldToNew(std::optional<int64_t> old_value, int64_t new_value) {
   if (!old_value) return fmt::format("(new) {}", new_value);
   return fmt::format("{} -> {} ({})", *old_value, new_value,
-                     SignedDelta(new_value - *old_value));
+                     SignedDelta(*old_value, new_value));
 }
 
 std::string ChangeText(const GateChange& change) {

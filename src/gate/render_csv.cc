@@ -64,7 +64,7 @@ std::string RenderCheckCsv(const CheckResult& result) {
       }
       if (u.is_new) status = "new";
       if (u.is_missing) status = "missing";
-      std::string delta = before && now ? std::to_string(*now - *before) : std::string();
+      std::string delta = before && now ? gate_internal::PlainDelta(*before, *now) : std::string();
       out += fmt::format("{},{},{},{},{},{},{},{}\n", Field(u.key), GateUnitKindName(u.kind),
                          Field(m), Number(before), Number(now), delta, Field(limit), status);
     }

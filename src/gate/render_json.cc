@@ -37,7 +37,8 @@ std::string RenderCheckJson(const CheckResult& result) {
       m["metric"] = c.metric;
       m["old"] = c.old_value ? Json(*c.old_value) : Json(nullptr);
       m["new"] = c.new_value;
-      m["delta"] = c.old_value ? Json(c.new_value - *c.old_value) : Json(nullptr);
+      m["delta"] = c.old_value ? gate_internal::DeltaJson(*c.old_value, c.new_value)
+                               : Json(nullptr);
       m["limit"] = c.limit;
       m["breached"] = c.breached;
       m["improved"] = c.improved;
