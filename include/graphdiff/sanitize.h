@@ -47,9 +47,9 @@ std::string MarkdownEscape(std::string_view s);
 std::string MarkdownCodeBlock(std::string_view content, std::string_view language);
 
 // XML 1.0 character data or attribute value (JUnit, HTML): `& < > " '`
-// escaped, invalid UTF-8 written as `\xNN`, and characters XML forbids (C0
-// controls but tab, newline and carriage return; U+FFFE, U+FFFF) written as
-// `\u{NNNN}`, so the document stays well-formed.
+// escaped, and what TerminalSafe makes visible made visible here too, with
+// U+FFFE and U+FFFF (which XML forbids) written as `\u{FFFE}`, so the
+// document stays well-formed and shows no raw control character.
 std::string XmlEscape(std::string_view s);
 
 }  // namespace graphdiff

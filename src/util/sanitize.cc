@@ -94,7 +94,7 @@ std::string Clean(std::string_view s, Target target, bool keep_sgr, OnChar on_ch
       }
     }
     if (!on_char(cp, &out)) {
-      bool line_ok = cp == '\n' || cp == '\t' || (target == Target::kXml && cp == '\r');
+      bool line_ok = cp == '\n' || cp == '\t';
       if ((cp < 0x20 && !line_ok) || cp == 0x7F) {
         AppendByteEscape(&out, static_cast<unsigned char>(cp));
       } else if ((cp >= 0x80 && cp <= 0x9F) || IsBidiControl(cp) ||
