@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "gate/gate_util.h"
 #include "graphdiff/gate.h"
 #include "graphdiff/sanitize.h"
 

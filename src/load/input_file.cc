@@ -15,7 +15,7 @@ absl::StatusOr<std::string> ReadInputFile(const std::string& path, std::string_v
   if (text.ok()) return text;
   // "cannot read budget b.json: not a regular file": which of the user's
   // files, then why.
-  std::string_view why = text.status().message();
+  std::string_view why = StdSv(text.status().message());
   if (why.substr(0, path.size() + 2) == path + ": ") why.remove_prefix(path.size() + 2);
   constexpr std::string_view kOpen = "cannot open: ";
   if (why.substr(0, kOpen.size()) == kOpen) why.remove_prefix(kOpen.size());

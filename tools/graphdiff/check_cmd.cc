@@ -15,7 +15,7 @@
 #include "graphdiff/gate.h"
 #include "graphdiff/input.h"
 #include "graphdiff/sanitize.h"
-#include "limits.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 namespace {

@@ -17,13 +17,13 @@
 #include "commands.h"
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
-#include "limits.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 
 int Fail(const absl::Status& status) {
   // Messages quote paths and names from dumps: never raw to the terminal.
-  std::string text = TerminalSafe(status.message());
+  std::string text = TerminalSafe(std::string(status.message()));
   std::fprintf(stderr, "graphdiff: %s\n", text.c_str());
   return kExitTrouble;
 }

@@ -24,7 +24,7 @@
 #include "graphdiff/equivalence.h"
 #include "graphdiff/input.h"
 #include "graphdiff/report.h"
-#include "limits.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 

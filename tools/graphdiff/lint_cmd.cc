@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.h"
-#include "limits.h"
+#include "cli_limits.h"
 #include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"

@@ -12,7 +12,7 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
 #include "graphdiff/sanitize.h"
-#include "limits.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "commands.h"
-#include "limits.h"
+#include "cli_limits.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/stats.h"
 

@@ -3,8 +3,8 @@
 // The resource limits every subcommand shares (docs/hardening.md): one set
 // of options, registered on each subcommand by AddLimitOptions, so a limit
 // that trips can always name the option that raises it.
-#ifndef GRAPHDIFF_TOOLS_LIMITS_H_
-#define GRAPHDIFF_TOOLS_LIMITS_H_
+#ifndef GRAPHDIFF_TOOLS_CLI_LIMITS_H_
+#define GRAPHDIFF_TOOLS_CLI_LIMITS_H_
 
 #include <cstdint>
 
@@ -26,4 +26,4 @@ const CliLimitValues& CliLimits();
 
 }  // namespace graphdiff::cli
 
-#endif  // GRAPHDIFF_TOOLS_LIMITS_H_
+#endif  // GRAPHDIFF_TOOLS_CLI_LIMITS_H_

@@ -1,5 +1,5 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
-#include "limits.h"
+#include "cli_limits.h"
 
 #include "graphdiff/input.h"
 
