@@ -156,10 +156,10 @@ absl::Status OpEquivalence::AddJson(std::string_view json_text,
     doc = nlohmann::json::parse(json_text.begin(), json_text.end());
   } catch (const nlohmann::json::parse_error& e) {
     return JsonError(source, fmt::format("invalid JSON at byte {}: {}", e.byte,
-                                         e.what()));
+                                         JsonExceptionText(e)));
   } catch (const nlohmann::json::exception& e) {
     // Not only syntax: a number out of range (1e400) is out_of_range.
-    return JsonError(source, fmt::format("invalid JSON: {}", e.what()));
+    return JsonError(source, fmt::format("invalid JSON: {}", JsonExceptionText(e)));
   }
   auto read_ops = [&](const nlohmann::json& list, std::string_view where,
                       std::vector<std::string>* ops) -> absl::Status {

@@ -48,10 +48,11 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
     // file is no more usable.
     return absl::InvalidArgumentError(
         fmt::format("{}: invalid JSON: a number is out of range ({})", source,
-                    TerminalSafe(e.what())));
+                    JsonExceptionText(e)));
   } catch (const nlohmann::ordered_json::parse_error& e) {
     // nlohmann's message repeats the position; keep only what went wrong.
-    std::string_view what = e.what();
+    std::string text = JsonExceptionText(e);
+    std::string_view what = text;
     size_t col = what.find("column ");
     if (col != std::string_view::npos) {
       size_t colon = what.find(": ", col);
@@ -62,7 +63,7 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
     return ParseError(source, text, offset, fmt::format("invalid JSON: {}", what));
   } catch (const nlohmann::ordered_json::exception& e) {
     return absl::InvalidArgumentError(
-        fmt::format("{}: invalid JSON: {}", source, TerminalSafe(e.what())));
+        fmt::format("{}: invalid JSON: {}", source, JsonExceptionText(e)));
   }
 }
 

@@ -9,6 +9,7 @@
 #include "graphdiff/gate.h"
 #include "graphdiff/stats.h"
 #include "util/checked.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -180,6 +181,19 @@ Baseline SnapshotDump(const Dump& dump, const std::vector<Finding>& findings) {
     n = SaturatingAdd(n, static_cast<int64_t>(std::max<int64_t>(finding.count, 1)));
   }
   if (!dump_unit.values.empty()) b.units.push_back(std::move(dump_unit));
+  // A baseline is JSON, which holds only valid UTF-8: names are stored as
+  // they will read back, so checking a dump against its own baseline finds
+  // nothing whatever bytes its names hold.
+  b.dump = ValidUtf8(b.dump);
+  for (GateUnit& u : b.units) {
+    for (std::string* s : {&u.key, &u.file, &u.name, &u.frame}) *s = ValidUtf8(*s);
+    std::map<std::string, int64_t> values;
+    for (const auto& [metric, n] : u.values) {
+      int64_t& v = values[ValidUtf8(metric)];
+      v = SaturatingAdd(v, n);
+    }
+    u.values = std::move(values);
+  }
   return b;
 }
 

@@ -101,6 +101,15 @@ absl::Status CheckJsonDepth(std::string_view text, std::string_view source, size
   return absl::OkStatus();
 }
 
+std::string JsonExceptionText(const std::exception& e) {
+  std::string_view what = e.what();
+  constexpr size_t kMax = 200;
+  if (what.size() <= kMax) return TerminalSafe(what);
+  size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(what[cut]) & 0xC0) == 0x80) --cut;
+  return TerminalSafe(what.substr(0, cut)) + "...";
+}
+
 std::string JsonSnippet(const Json& value) { return Snippet(value); }
 std::string JsonSnippet(const nlohmann::json& value) { return Snippet(value); }
 

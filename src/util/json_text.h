@@ -14,6 +14,7 @@
 #define GRAPHDIFF_SRC_UTIL_JSON_TEXT_H_
 
 #include <cstddef>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,11 @@ absl::Status CheckJsonDepth(std::string_view text, std::string_view source,
 // characters), containers by kind and size.
 std::string JsonSnippet(const nlohmann::ordered_json& value);
 std::string JsonSnippet(const nlohmann::json& value);
+
+// An exception's message for an error: nlohmann quotes the last token read,
+// which may be a megabyte long, so it is cut to ~200 bytes and made
+// TerminalSafe.
+std::string JsonExceptionText(const std::exception& e);
 
 }  // namespace graphdiff
 
