@@ -51,8 +51,8 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
                     JsonExceptionText(e)));
   } catch (const nlohmann::ordered_json::parse_error& e) {
     // nlohmann's message repeats the position; keep only what went wrong.
-    std::string text = JsonExceptionText(e);
-    std::string_view what = text;
+    std::string message = JsonExceptionText(e);
+    std::string_view what = message;
     size_t col = what.find("column ");
     if (col != std::string_view::npos) {
       size_t colon = what.find(": ", col);
