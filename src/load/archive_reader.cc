@@ -6,13 +6,14 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "load/entry_path.h"
 #include "util/absl_sv.h"
+#include "util/checked.h"
 
 namespace graphdiff {
 namespace {
@@ -51,11 +52,6 @@ absl::Status OverRatio(std::string_view name, uint64_t out, uint64_t in, uint64_
       " (LoadOptions::max_compression_ratio; graphdiff --max-compression-ratio)"));
 }
 
-uint64_t SatMul(uint64_t a, uint64_t b) {
-  uint64_t r = 0;
-  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
 // Counts `n` more uncompressed bytes against the limits shared by the load.
 absl::Status CountBytes(std::string_view name, const ArchiveLimits& limits, uint64_t n) {
   if (limits.total_bytes == nullptr) return absl::OkStatus();
@@ -67,7 +63,7 @@ absl::Status CountBytes(std::string_view name, const ArchiveLimits& limits, uint
   }
   if (limits.max_ratio > 0 && limits.input_bytes != nullptr && total > kRatioFloorBytes) {
     uint64_t in = limits.input_bytes->load();
-    if (total > SatMul(in, limits.max_ratio)) return OverRatio(name, total, in, limits.max_ratio);
+    if (total > SaturatingMul(in, limits.max_ratio)) return OverRatio(name, total, in, limits.max_ratio);
   }
   return absl::OkStatus();
 }
@@ -103,7 +99,7 @@ absl::Status ReadEntryData(Stream& s, std::string_view entry_name, struct archiv
     if (limits.max_ratio > 0 && s.out_bytes > kRatioFloorBytes) {
       // Compressed bytes consumed so far (read ahead by at most one block).
       uint64_t in = static_cast<uint64_t>(std::max<la_int64_t>(archive_filter_bytes(s.a, -1), 1));
-      if (s.out_bytes > SatMul(in, limits.max_ratio)) {
+      if (s.out_bytes > SaturatingMul(in, limits.max_ratio)) {
         return OverRatio(s.name, s.out_bytes, in, limits.max_ratio);
       }
     }
