@@ -63,7 +63,9 @@ absl::Status CountBytes(std::string_view name, const ArchiveLimits& limits, uint
   }
   if (limits.max_ratio > 0 && limits.input_bytes != nullptr && total > kRatioFloorBytes) {
     uint64_t in = limits.input_bytes->load();
-    if (total > SaturatingMul(in, limits.max_ratio)) return OverRatio(name, total, in, limits.max_ratio);
+    if (total > SaturatingMul(in, limits.max_ratio)) {
+      return OverRatio(name, total, in, limits.max_ratio);
+    }
   }
   return absl::OkStatus();
 }
