@@ -70,10 +70,9 @@ struct LoadOptions {
   size_t max_files = 1'000'000;            // files seen, archive entries included
   // Decompression bombs: archives may expand at most this many times their
   // compressed size, checked while streaming and over the whole load (nested
-  // archives included) once 32 MiB came out. Real dumps compress 8-25x;
-  // `gzip -1` of one line repeated compresses 150x.
+  // archives included) once 32 MiB came out. Real dumps compress 8-25x.
   // 0 = unlimited.
-  uint64_t max_compression_ratio = 100;
+  uint64_t max_compression_ratio = 200;
   // Parse files in parallel; 0 = one thread per core.
   unsigned threads = 0;
 };
