@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Installs graphdiff into a temporary prefix and builds the examples against
 # the installed package only (CMake config and pkg-config), so a broken
-# install fails the suite. Usage: install_test.sh BUILD_DIR SOURCE_DIR
+# install fails the suite. Usage: install_test.sh BUILD_DIR SOURCE_DIR [SANITIZE]
+# With SANITIZE=ON (the ASan+UBSan build) the consumers are built with the
+# same sanitizer flags, as a consumer of such a library must be.
 set -euo pipefail
 build="$1"
 src="$2"
+if [ "${3:-OFF}" = ON ]; then
+  export CXXFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer"
+  export LDFLAGS="-fsanitize=address,undefined"
+fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 prefix="$tmp/prefix"
@@ -54,6 +60,6 @@ cat >"$tmp/version.cc" <<'CC'
 #include "graphdiff/version.h"
 int main() { std::printf("%s\n", std::string(graphdiff::Version()).c_str()); }
 CC
-c++ -std=c++17 "$tmp/version.cc" -o "$tmp/version" $(pkg-config --cflags --libs graphdiff)
+c++ -std=c++17 ${CXXFLAGS:-} "$tmp/version.cc" -o "$tmp/version" $(pkg-config --cflags --libs graphdiff) ${LDFLAGS:-}
 "$tmp/version" | grep -q "^[0-9]*\.[0-9]*\.[0-9]*$"
 echo "install test: 1 passed, 0 failed"

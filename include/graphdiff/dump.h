@@ -59,13 +59,20 @@ struct Dump {
   std::vector<std::pair<std::string, std::string>> skipped;  // (path, reason)
 };
 
-// Limits and behaviour of loading. Defaults suit real dumps.
+// Limits and behaviour of loading. Defaults suit real dumps; docs/hardening.md
+// lists every limit with the command-line option that raises it. A limit
+// that trips is a ResourceExhausted error naming it.
 struct LoadOptions {
   ParseOptions parse;
   uint64_t max_file_bytes = 8ull << 30;      // larger files are an error
   uint64_t max_archive_bytes = 32ull << 30;  // total uncompressed bytes read
   size_t max_archive_entries = 1'000'000;  // per archive, directories included
   size_t max_files = 1'000'000;            // files seen, archive entries included
+  // Decompression bombs: archives may expand at most this many times their
+  // compressed size, checked while streaming and over the whole load (nested
+  // archives included) once 32 MiB came out. Real dumps compress 8-25x.
+  // 0 = unlimited.
+  uint64_t max_compression_ratio = 200;
   // Parse files in parallel; 0 = one thread per core.
   unsigned threads = 0;
 };

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "nlohmann/json.hpp"
 #include "util/absl_sv.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -150,11 +151,15 @@ bool OpEquivalence::KnownEquivalent(std::string_view a, std::string_view b) cons
 absl::Status OpEquivalence::AddJson(std::string_view json_text,
                                     std::string_view source) {
   nlohmann::json doc;
+  if (absl::Status deep = CheckJsonDepth(json_text, source); !deep.ok()) return deep;
   try {
     doc = nlohmann::json::parse(json_text.begin(), json_text.end());
   } catch (const nlohmann::json::parse_error& e) {
     return JsonError(source, fmt::format("invalid JSON at byte {}: {}", e.byte,
-                                         e.what()));
+                                         JsonExceptionText(e)));
+  } catch (const nlohmann::json::exception& e) {
+    // Not only syntax: a number out of range (1e400) is out_of_range.
+    return JsonError(source, fmt::format("invalid JSON: {}", JsonExceptionText(e)));
   }
   auto read_ops = [&](const nlohmann::json& list, std::string_view where,
                       std::vector<std::string>* ops) -> absl::Status {
@@ -165,7 +170,7 @@ absl::Status OpEquivalence::AddJson(std::string_view json_text,
       if (!op.is_string() || op.get_ref<const std::string&>().empty()) {
         return JsonError(source,
                          fmt::format("{}: expected a non-empty op name string, got {}",
-                                     where, op.dump()));
+                                     where, JsonSnippet(op)));
       }
       ops->push_back(op.get<std::string>());
     }

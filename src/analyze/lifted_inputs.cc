@@ -11,6 +11,7 @@
 
 #include "analyze/analyze.h"
 #include "fmt/format.h"
+#include "util/checked.h"
 
 namespace graphdiff::analyze {
 namespace {
@@ -62,7 +63,8 @@ InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>
     if (n.results.size() == 1) elems = n.results[0].NumElements();
     int width = n.results.size() == 1 ? DTypeBytes(n.results[0].dtype) : 0;
     if (elems && width > 0) {
-      s.bytes += static_cast<uint64_t>(*elems) * width;
+      s.bytes = SaturatingAdd(
+          s.bytes, SaturatingMul(static_cast<uint64_t>(*elems), static_cast<uint64_t>(width)));
     } else {
       ++s.unknown;
     }

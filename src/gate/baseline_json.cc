@@ -3,12 +3,14 @@
 // The baseline file (docs/gate.md): graphs with their size facts, op
 // histogram and findings; metrics reports with their counters; dump-wide
 // findings. Values are grouped by prefix so the file reads like `stats`.
+#include <limits>
 #include <string>
 
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
 #include "graphdiff/version.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -54,6 +56,10 @@ struct Reader {
   }
   bool Int(const Json& v, const std::string& where, int64_t* out) {
     if (!v.is_number_integer()) return Fail(where, "must be an integer");
+    if (v.is_number_unsigned() &&
+        v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return Fail(where, "is out of range (at most 9223372036854775807)");
+    }
     *out = v.get<int64_t>();
     return true;
   }
@@ -113,7 +119,7 @@ std::string BaselineToJson(const Baseline& b) {
       out["metrics"].push_back(std::move(j));
     }
   }
-  return out.dump(2) + "\n";
+  return DumpJson(out);
 }
 
 absl::StatusOr<Baseline> ParseBaseline(std::string_view text, std::string_view source) {

@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "util/absl_sv.h"
+#include "util/json_text.h"
 #include "graphdiff/findings.h"
 #include "graphdiff/gate.h"
 
@@ -79,7 +80,7 @@ struct BudgetReader {
     if (v.is_number_integer() || v.is_number_unsigned() || v.is_number_float()) {
       double x = v.get<double>();
       if (!(x >= 0) || !std::isfinite(x)) {
-        return Error(where, fmt::format("limit {} must be a number >= 0", v.dump()));
+        return Error(where, fmt::format("limit {} must be a number >= 0", JsonSnippet(v)));
       }
       GateLimit l;
       l.kind = GateLimit::Kind::kCeiling;
@@ -90,7 +91,7 @@ struct BudgetReader {
     if (!v.is_string()) {
       return Error(where, fmt::format("limit {} must be a string such as \"+0\", \"+2%\" or "
                                       "\"500\", a number, or a list of them",
-                                      v.dump()));
+                                      JsonSnippet(v)));
     }
     absl::StatusOr<GateLimit> l = ParseGateLimit(v.get<std::string>());
     if (!l.ok()) return Error(where, StdSv(l.status().message()));

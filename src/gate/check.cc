@@ -4,6 +4,7 @@
 // budget to every fact that moved, and explain failures with the fresh
 // dump's own findings (the baseline has no graph to align with).
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <tuple>
@@ -58,7 +59,7 @@ bool Allowed(const Budget& budget, std::string_view metric) {
 
 bool BeyondNoise(const Budget& budget, int64_t old_value, int64_t new_value) {
   if (new_value >= old_value) return false;
-  double drop = static_cast<double>(old_value - new_value);
+  double drop = -gate_internal::DeltaDouble(old_value, new_value);
   if (!budget.noise) return drop > 0;
   if (budget.noise->kind == GateLimit::Kind::kRelativeGrowth) {
     return drop > static_cast<double>(old_value) * budget.noise->amount / 100.0;
@@ -79,9 +80,9 @@ int ScalarRank(std::string_view metric) {
 // facts in a fixed order, then the biggest moves.
 void SortChanges(std::vector<GateChange>* changes) {
   auto key = [](const GateChange& c) {
-    int64_t delta = c.new_value - c.old_value.value_or(0);
+    double delta = gate_internal::DeltaDouble(c.old_value.value_or(0), c.new_value);
     return std::make_tuple(c.breached ? 0 : c.improved ? 1 : 2, ScalarRank(c.metric),
-                           -std::llabs(delta), c.metric);
+                           -std::fabs(delta), c.metric);
   };
   std::sort(changes->begin(), changes->end(),
             [&](const GateChange& a, const GateChange& b) { return key(a) < key(b); });
@@ -96,7 +97,7 @@ std::string LimitText(const std::vector<GateLimit>& limits) {
 std::string BreachReason(const GateChange& c) {
   std::string pct;
   if (c.old_value && *c.old_value > 0) {
-    double p = 100.0 * static_cast<double>(c.new_value - *c.old_value) /
+    double p = 100.0 * gate_internal::DeltaDouble(*c.old_value, c.new_value) /
                static_cast<double>(*c.old_value);
     pct = fmt::format(", {:+.1f}%", p);
   }
@@ -104,7 +105,7 @@ std::string BreachReason(const GateChange& c) {
     return fmt::format("{}: {} exceeds limit {}", c.metric, c.new_value, c.limit);
   }
   return fmt::format("{}: {} -> {} ({}{}) exceeds limit {}", c.metric, *c.old_value,
-                     c.new_value, gate_internal::SignedDelta(c.new_value - *c.old_value), pct,
+                     c.new_value, gate_internal::SignedDelta(*c.old_value, c.new_value), pct,
                      c.limit);
 }
 

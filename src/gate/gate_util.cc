@@ -1,10 +1,14 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "gate/gate_util.h"
 
+#include <limits>
 #include <vector>
 
 #include "fmt/format.h"
+#include "graphdiff/sanitize.h"
 #include "parse/error.h"
+#include "util/checked.h"
+#include "util/json_text.h"
 
 namespace graphdiff::gate_internal {
 
@@ -36,11 +40,19 @@ bool IsGlob(std::string_view pattern) {
 
 absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
                                                      std::string_view source) {
+  if (absl::Status deep = CheckJsonDepth(text, source); !deep.ok()) return deep;
   try {
     return nlohmann::ordered_json::parse(text.begin(), text.end());
+  } catch (const nlohmann::ordered_json::out_of_range& e) {
+    // A number too large for a double (1e400): not a syntax error, but the
+    // file is no more usable.
+    return absl::InvalidArgumentError(
+        fmt::format("{}: invalid JSON: a number is out of range ({})", source,
+                    JsonExceptionText(e)));
   } catch (const nlohmann::ordered_json::parse_error& e) {
     // nlohmann's message repeats the position; keep only what went wrong.
-    std::string_view what = e.what();
+    std::string message = JsonExceptionText(e);
+    std::string_view what = message;
     size_t col = what.find("column ");
     if (col != std::string_view::npos) {
       size_t colon = what.find(": ", col);
@@ -49,17 +61,40 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
     size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     if (offset > text.size()) offset = text.size();
     return ParseError(source, text, offset, fmt::format("invalid JSON: {}", what));
+  } catch (const nlohmann::ordered_json::exception& e) {
+    return absl::InvalidArgumentError(
+        fmt::format("{}: invalid JSON: {}", source, JsonExceptionText(e)));
   }
 }
 
-std::string SignedDelta(int64_t delta) {
-  return delta > 0 ? fmt::format("+{}", delta) : fmt::format("{}", delta);
+std::string SignedDelta(int64_t old_value, int64_t new_value) {
+  __int128 d = ExactDifference(old_value, new_value);
+  return d > 0 ? "+" + Int128ToString(d) : Int128ToString(d);
+}
+
+std::string PlainDelta(int64_t old_value, int64_t new_value) {
+  return Int128ToString(ExactDifference(old_value, new_value));
+}
+
+nlohmann::ordered_json DeltaJson(int64_t old_value, int64_t new_value) {
+  __int128 d = ExactDifference(old_value, new_value);
+  if (d >= std::numeric_limits<int64_t>::min() && d <= std::numeric_limits<int64_t>::max()) {
+    return static_cast<int64_t>(d);
+  }
+  if (d > 0 && d <= static_cast<__int128>(std::numeric_limits<uint64_t>::max())) {
+    return static_cast<uint64_t>(d);
+  }
+  return static_cast<double>(d);
+}
+
+double DeltaDouble(int64_t old_value, int64_t new_value) {
+  return static_cast<double>(ExactDifference(old_value, new_value));
 }
 
 std::string OldToNew(std::optional<int64_t> old_value, int64_t new_value) {
   if (!old_value) return fmt::format("(new) {}", new_value);
   return fmt::format("{} -> {} ({})", *old_value, new_value,
-                     SignedDelta(new_value - *old_value));
+                     SignedDelta(*old_value, new_value));
 }
 
 std::string ChangeText(const GateChange& change) {

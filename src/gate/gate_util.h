@@ -27,8 +27,14 @@ bool IsGlob(std::string_view pattern);
 absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
                                                      std::string_view source);
 
-// "+80", "-40", "0".
-std::string SignedDelta(int64_t delta);
+// `new_value - old_value`, exact at the int64 edges: "+80", "-40", "0".
+std::string SignedDelta(int64_t old_value, int64_t new_value);
+// The same without the plus sign ("80"), for CSV.
+std::string PlainDelta(int64_t old_value, int64_t new_value);
+// The same as a JSON number: an integer when it fits 64 bits, else a double.
+nlohmann::ordered_json DeltaJson(int64_t old_value, int64_t new_value);
+// The same as a double, for percentages and ordering.
+double DeltaDouble(int64_t old_value, int64_t new_value);
 // "1 -> 81 (+80)" or "(new) 81" when there is no baseline value.
 std::string OldToNew(std::optional<int64_t> old_value, int64_t new_value);
 

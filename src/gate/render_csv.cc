@@ -8,7 +8,9 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "gate/gate_util.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -63,12 +65,12 @@ std::string RenderCheckCsv(const CheckResult& result) {
       }
       if (u.is_new) status = "new";
       if (u.is_missing) status = "missing";
-      std::string delta = before && now ? std::to_string(*now - *before) : std::string();
+      std::string delta = before && now ? gate_internal::PlainDelta(*before, *now) : std::string();
       out += fmt::format("{},{},{},{},{},{},{},{}\n", Field(u.key), GateUnitKindName(u.kind),
                          Field(m), Number(before), Number(now), delta, Field(limit), status);
     }
   }
-  return out;
+  return TerminalSafe(out);
 }
 
 }  // namespace graphdiff

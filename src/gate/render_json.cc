@@ -4,6 +4,7 @@
 // changed metric with its limit.
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 
@@ -36,7 +37,8 @@ std::string RenderCheckJson(const CheckResult& result) {
       m["metric"] = c.metric;
       m["old"] = c.old_value ? Json(*c.old_value) : Json(nullptr);
       m["new"] = c.new_value;
-      m["delta"] = c.old_value ? Json(c.new_value - *c.old_value) : Json(nullptr);
+      m["delta"] = c.old_value ? gate_internal::DeltaJson(*c.old_value, c.new_value)
+                               : Json(nullptr);
       m["limit"] = c.limit;
       m["breached"] = c.breached;
       m["improved"] = c.improved;
@@ -59,7 +61,7 @@ std::string RenderCheckJson(const CheckResult& result) {
   for (const auto& [file, reason] : result.skipped) {
     out["skipped"].push_back({{"path", file}, {"reason", reason}});
   }
-  return out.dump(2) + "\n";
+  return DumpJson(out);
 }
 
 }  // namespace graphdiff

@@ -7,26 +7,12 @@
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
 
-std::string Xml(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        out += (c < 0x20 && c != '\n' && c != '\t' && c != '\r') ? '?' : ch;
-    }
-  }
-  return out;
-}
+std::string Xml(std::string_view s) { return XmlEscape(s); }
 
 }  // namespace
 

@@ -6,28 +6,12 @@
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
 
-std::string Md(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n': case '\r': out += ' '; break;
-      case '|': case '\\': case '`': case '*': case '_': case '[': case ']': case '#':
-      case '~':
-        out += '\\';
-        out += c;
-        break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string Md(std::string_view s) { return MarkdownEscape(s); }
 
 std::string_view Icon(GateVerdict v) {
   switch (v) {
@@ -94,9 +78,9 @@ std::string RenderCheckMarkdown(const CheckResult& result) {
   }
   std::string advice = AdviceLine(result);
   if (!advice.empty()) {
-    out += fmt::format("\n{}\n\n```sh\n{}\n```\n", advice, result.update_command);
+    out += fmt::format("\n{}\n\n{}", advice, MarkdownCodeBlock(result.update_command, "sh"));
   }
-  return out;
+  return TerminalSafe(out);
 }
 
 }  // namespace graphdiff

@@ -9,6 +9,7 @@
 #include "fmt/format.h"
 #include "gate/gate_util.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 
@@ -63,7 +64,7 @@ std::string RenderCheckText(const CheckResult& result) {
   }
   std::string advice = AdviceLine(result);
   if (!advice.empty()) out += fmt::format("\n{}\n  {}\n", advice, result.update_command);
-  return out;
+  return TerminalSafe(out);
 }
 
 }  // namespace graphdiff

@@ -8,6 +8,8 @@
 #include "gate/finding_map.h"
 #include "graphdiff/gate.h"
 #include "graphdiff/stats.h"
+#include "util/checked.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -58,12 +60,12 @@ GateUnit GraphUnit(const DumpFile& file, size_t index, const Graph& g) {
   u.record_index = g.source.record_index;
   u.source = g.source.file;
   u.fingerprint = Fingerprint(s);
-  u.values["nodes"] = static_cast<int64_t>(s.nodes);
-  u.values["inputs"] = static_cast<int64_t>(s.inputs);
-  u.values["outputs"] = static_cast<int64_t>(s.outputs);
-  u.values["constants"] = static_cast<int64_t>(s.constants);
-  u.values["parameter_bytes"] = static_cast<int64_t>(s.parameter_bytes);
-  for (const auto& [op, n] : s.ops) u.values["op:" + op] = static_cast<int64_t>(n);
+  u.values["nodes"] = ClampToInt64(s.nodes);
+  u.values["inputs"] = ClampToInt64(s.inputs);
+  u.values["outputs"] = ClampToInt64(s.outputs);
+  u.values["constants"] = ClampToInt64(s.constants);
+  u.values["parameter_bytes"] = ClampToInt64(s.parameter_bytes);
+  for (const auto& [op, n] : s.ops) u.values["op:" + op] = ClampToInt64(n);
   return u;
 }
 
@@ -175,9 +177,23 @@ Baseline SnapshotDump(const Dump& dump, const std::vector<Finding>& findings) {
     size_t i = gate_internal::UnitForFinding(b.units, finding);
     GateUnit& u = i < b.units.size() ? b.units[i] : dump_unit;
     // A finding with no count still happened once.
-    u.values["finding:" + finding.id] += std::max<int64_t>(finding.count, 1);
+    int64_t& n = u.values["finding:" + finding.id];
+    n = SaturatingAdd(n, static_cast<int64_t>(std::max<int64_t>(finding.count, 1)));
   }
   if (!dump_unit.values.empty()) b.units.push_back(std::move(dump_unit));
+  // A baseline is JSON, which holds only valid UTF-8: names are stored as
+  // they will read back, so checking a dump against its own baseline finds
+  // nothing whatever bytes its names hold.
+  b.dump = ValidUtf8(b.dump);
+  for (GateUnit& u : b.units) {
+    for (std::string* s : {&u.key, &u.file, &u.name, &u.frame}) *s = ValidUtf8(*s);
+    std::map<std::string, int64_t> values;
+    for (const auto& [metric, n] : u.values) {
+      int64_t& v = values[ValidUtf8(metric)];
+      v = SaturatingAdd(v, n);
+    }
+    u.values = std::move(values);
+  }
   return b;
 }
 

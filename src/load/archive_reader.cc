@@ -4,19 +4,23 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "load/entry_path.h"
 #include "util/absl_sv.h"
+#include "util/checked.h"
 
 namespace graphdiff {
 namespace {
 
 constexpr size_t kChunk = 64 * 1024;
-constexpr size_t kDiskBlock = 1 << 20;
+// Small enough that the ratio check sees input consumed as output grows.
+constexpr size_t kDiskBlock = 256 * 1024;
 
 bool HasPrefix(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -38,57 +42,88 @@ absl::Status OverFileLimit(std::string_view name, std::string_view entry,
                            uint64_t limit) {
   return absl::ResourceExhaustedError(absl::StrCat(
       AbslSv(name), "!", AbslSv(entry), ": entry is over the limit of ", limit,
-      " bytes (LoadOptions::max_file_bytes)"));
+      " bytes (LoadOptions::max_file_bytes; graphdiff --max-file-bytes)"));
 }
 
-// Counts `n` more uncompressed bytes against the limit shared by the load.
+absl::Status OverRatio(std::string_view name, uint64_t out, uint64_t in, uint64_t limit) {
+  return absl::ResourceExhaustedError(absl::StrCat(
+      AbslSv(name), ": decompression bomb? ", in, " compressed bytes expanded to more than ",
+      out, ", over the ratio limit of ", limit,
+      " (LoadOptions::max_compression_ratio; graphdiff --max-compression-ratio)"));
+}
+
+// Counts `n` more uncompressed bytes against the limits shared by the load.
 absl::Status CountBytes(std::string_view name, const ArchiveLimits& limits, uint64_t n) {
   if (limits.total_bytes == nullptr) return absl::OkStatus();
   uint64_t total = limits.total_bytes->fetch_add(n) + n;
   if (total > limits.max_total_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
         AbslSv(name), ": archives hold more than ", limits.max_total_bytes,
-        " uncompressed bytes (LoadOptions::max_archive_bytes)"));
+        " uncompressed bytes (LoadOptions::max_archive_bytes; graphdiff --max-archive-bytes)"));
+  }
+  if (limits.max_ratio > 0 && limits.input_bytes != nullptr && total > kRatioFloorBytes) {
+    uint64_t in = limits.input_bytes->load();
+    if (total > SaturatingMul(in, limits.max_ratio)) {
+      return OverRatio(name, total, in, limits.max_ratio);
+    }
   }
   return absl::OkStatus();
 }
 
-absl::Status ReadEntryData(std::string_view name, std::string_view entry_name,
-                           struct archive* a, struct archive_entry* e,
+// The archive being read: its reader and how much came out of it so far.
+struct Stream {
+  std::string_view name;
+  struct archive* a = nullptr;
+  uint64_t out_bytes = 0;
+};
+
+// Reads one entry in chunks: a header's size is a claim, not a fact, so it
+// may refuse an entry early but never sizes an allocation.
+absl::Status ReadEntryData(Stream& s, std::string_view entry_name, struct archive_entry* e,
                            const ArchiveLimits& limits, std::string* out) {
   if (archive_entry_size_is_set(e)) {
     int64_t declared = archive_entry_size(e);
-    if (declared < 0) declared = 0;
-    if (static_cast<uint64_t>(declared) > limits.max_file_bytes) {
-      return OverFileLimit(name, entry_name, limits.max_file_bytes);
+    if (declared > 0 && static_cast<uint64_t>(declared) > limits.max_file_bytes) {
+      return OverFileLimit(s.name, entry_name, limits.max_file_bytes);
     }
-    absl::Status counted = CountBytes(name, limits, static_cast<uint64_t>(declared));
-    if (!counted.ok()) return counted;
-    out->resize(static_cast<size_t>(declared));
-    size_t done = 0;
-    while (done < out->size()) {
-      la_ssize_t n = archive_read_data(a, out->data() + done, out->size() - done);
-      if (n < 0) return Corrupt(name, a);
-      if (n == 0) break;
-      done += static_cast<size_t>(n);
-    }
-    out->resize(done);
-    return absl::OkStatus();
   }
-  // No size in the header (a compressed stream, a streamed zip entry): grow.
   char buffer[kChunk];
   while (true) {
-    la_ssize_t n = archive_read_data(a, buffer, sizeof(buffer));
-    if (n < 0) return Corrupt(name, a);
+    la_ssize_t n = archive_read_data(s.a, buffer, sizeof(buffer));
+    if (n < 0) return Corrupt(s.name, s.a);
     if (n == 0) break;
     if (out->size() + static_cast<size_t>(n) > limits.max_file_bytes) {
-      return OverFileLimit(name, entry_name, limits.max_file_bytes);
+      return OverFileLimit(s.name, entry_name, limits.max_file_bytes);
     }
-    absl::Status counted = CountBytes(name, limits, static_cast<uint64_t>(n));
+    absl::Status counted = CountBytes(s.name, limits, static_cast<uint64_t>(n));
     if (!counted.ok()) return counted;
+    s.out_bytes += static_cast<uint64_t>(n);
+    if (limits.max_ratio > 0 && s.out_bytes > kRatioFloorBytes) {
+      // Compressed bytes consumed so far (read ahead by at most one block).
+      uint64_t in = static_cast<uint64_t>(std::max<la_int64_t>(archive_filter_bytes(s.a, -1), 1));
+      if (s.out_bytes > SaturatingMul(in, limits.max_ratio)) {
+        return OverRatio(s.name, s.out_bytes, in, limits.max_ratio);
+      }
+    }
     out->append(buffer, static_cast<size_t>(n));
   }
   return absl::OkStatus();
+}
+
+// Hands libarchive an in-memory archive a block at a time, so that the
+// compressed bytes it has consumed (for the ratio check) track what it has
+// decompressed.
+struct MemorySource {
+  std::string_view data;
+  size_t at = 0;
+};
+
+la_ssize_t ReadMemoryBlock(struct archive*, void* client, const void** buffer) {
+  auto* src = static_cast<MemorySource*>(client);
+  size_t n = std::min(kChunk, src->data.size() - src->at);
+  *buffer = src->data.data() + src->at;
+  src->at += n;
+  return static_cast<la_ssize_t>(n);
 }
 
 }  // namespace
@@ -126,10 +161,13 @@ absl::Status ReadArchive(std::string_view name, const std::string& disk_path,
   // compression magic, so plain text never reaches it.
   if (magic == ArchiveMagic::kCompressed) archive_read_support_format_raw(a.get());
 
+  MemorySource source{memory, 0};
   int r = disk_path.empty()
-              ? archive_read_open_memory(a.get(), memory.data(), memory.size())
+              ? archive_read_open(a.get(), &source, nullptr, ReadMemoryBlock, nullptr)
               : archive_read_open_filename(a.get(), disk_path.c_str(), kDiskBlock);
   if (r != ARCHIVE_OK) return Corrupt(name, a.get());
+  Stream stream{name, a.get(), 0};
+  std::set<std::string> seen;
 
   size_t entries = 0;
   while (true) {
@@ -140,11 +178,12 @@ absl::Status ReadArchive(std::string_view name, const std::string& disk_path,
     if (++entries > limits.max_entries) {
       return absl::ResourceExhaustedError(
           absl::StrCat(AbslSv(name), ": archive has more than ", limits.max_entries,
-                       " entries (LoadOptions::max_archive_entries)"));
+                       " entries (LoadOptions::max_archive_entries; graphdiff "
+                       "--max-archive-entries)"));
     }
     if (archive_format(a.get()) == ARCHIVE_FORMAT_RAW) {
       std::string data;
-      absl::Status read = ReadEntryData(name, "", a.get(), e, limits, &data);
+      absl::Status read = ReadEntryData(stream, "", e, limits, &data);
       if (!read.ok()) return read;
       absl::Status taken = sink.file(std::string(), std::move(data));
       if (!taken.ok()) return taken;
@@ -177,8 +216,12 @@ absl::Status ReadArchive(std::string_view name, const std::string& disk_path,
       sink.skip(*path, "encrypted archive entry");
       continue;
     }
+    if (!seen.insert(*path).second) {
+      sink.skip(*path, "duplicate entry name in archive, only the first is read");
+      continue;
+    }
     std::string data;
-    absl::Status read = ReadEntryData(name, *path, a.get(), e, limits, &data);
+    absl::Status read = ReadEntryData(stream, *path, e, limits, &data);
     if (!read.ok()) return read;
     absl::Status taken = sink.file(*std::move(path), std::move(data));
     if (!taken.ok()) return taken;

@@ -96,7 +96,8 @@ struct Walker {
   absl::Status Add(const std::string& child) {
     if (out.files.size() >= max_files) {
       return absl::ResourceExhaustedError(absl::StrCat(
-          "dump has more than ", max_files, " files (LoadOptions::max_files)"));
+          "dump has more than ", max_files,
+          " files (LoadOptions::max_files; graphdiff --max-files)"));
     }
     out.files.push_back(child);
     return absl::OkStatus();

@@ -55,8 +55,13 @@ absl::StatusOr<size_t> ReadFully(int fd, const std::string& path, char* out, siz
 }  // namespace
 
 absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_bytes) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return ErrnoError(path, "cannot open", errno);
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0) return ErrnoError(path, "cannot stat", errno);
+  if (!S_ISREG(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": not a regular file"));
+  }
   std::string head(max_bytes, '\0');
   absl::StatusOr<size_t> n = ReadFully(fd.get(), path, head.data(), head.size());
   if (!n.ok()) return n.status();
@@ -66,7 +71,9 @@ absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_byt
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
                                           std::string_view limit_name) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer forever,
+  // before fstat could refuse it. Regular files ignore the flag.
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return ErrnoError(path, "cannot open", errno);
   struct stat st;
   if (::fstat(fd.get(), &st) != 0) return ErrnoError(path, "cannot stat", errno);

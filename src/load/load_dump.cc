@@ -35,6 +35,7 @@ constexpr int kMaxNesting = 4;
 constexpr uint64_t kPendingBudget = 512ull << 20;
 // Enough to see any archive magic (tar's sits at offset 257).
 constexpr size_t kSniffBytes = 512;
+constexpr char kFileLimitName[] = "LoadOptions::max_file_bytes; graphdiff --max-file-bytes";
 
 // One file to load: on disk, borrowed from the caller, or owned (an archive
 // entry read into memory).
@@ -110,7 +111,7 @@ class Loader {
       ArchiveMagic magic = SniffArchive(*head);
       if (magic != ArchiveMagic::kNone) return Expand(item, magic);
       absl::StatusOr<std::string> text =
-          ReadWholeFile(item.disk, options_.max_file_bytes, "LoadOptions::max_file_bytes");
+          ReadWholeFile(item.disk, options_.max_file_bytes, kFileLimitName);
       if (!text.ok()) return Fail(item.source, text.status());
       return Parse(item, *text);
     }
@@ -120,7 +121,7 @@ class Loader {
       return Fail(item.source,
                   absl::ResourceExhaustedError(absl::StrCat(
                       item.source, ": file is ", text.size(), " bytes, over the limit of ",
-                      options_.max_file_bytes, " (LoadOptions::max_file_bytes)")));
+                      options_.max_file_bytes, " (", kFileLimitName, ")")));
     }
     ArchiveMagic magic = SniffArchive(text.substr(0, kSniffBytes));
     if (magic != ArchiveMagic::kNone) return Expand(item, magic);
@@ -154,12 +155,23 @@ class Loader {
     limits.max_entries = options_.max_archive_entries;
     limits.max_total_bytes = options_.max_archive_bytes;
     limits.total_bytes = &archive_bytes_;
+    limits.max_ratio = options_.max_compression_ratio;
+    limits.input_bytes = &input_bytes_;
+    if (item.depth == 0) {
+      // An archive the user handed over: its size is what the ratio limit
+      // lets the whole load expand from. Nested archives add nothing.
+      std::error_code ec;
+      uint64_t size = item.disk.empty() ? (item.has_borrowed ? item.borrowed : item.data).size()
+                                        : std::filesystem::file_size(item.disk, ec);
+      input_bytes_ += ec ? 0 : size;
+    }
     ArchiveSink sink;
     sink.file = [&](std::string entry, std::string data) -> absl::Status {
       if (Cancelled(item.source)) return absl::CancelledError();
       if (++file_count_ > options_.max_files) {
         return absl::ResourceExhaustedError(absl::StrCat(
-            "dump has more than ", options_.max_files, " files (LoadOptions::max_files)"));
+            "dump has more than ", options_.max_files,
+            " files (LoadOptions::max_files; graphdiff --max-files)"));
       }
       Item child;
       child.depth = item.depth + 1;
@@ -222,6 +234,7 @@ class Loader {
   std::string error_key_;
   absl::Status error_;
   std::atomic<uint64_t> archive_bytes_{0};
+  std::atomic<uint64_t> input_bytes_{0};
   std::atomic<size_t> file_count_{0};
   std::atomic<uint64_t> pending_bytes_{0};
 };
@@ -271,7 +284,8 @@ absl::StatusOr<Dump> LoadDumpFromMemory(
     const LoadOptions& options) {
   if (files.size() > options.max_files) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "dump has more than ", options.max_files, " files (LoadOptions::max_files)"));
+        "dump has more than ", options.max_files,
+        " files (LoadOptions::max_files; graphdiff --max-files)"));
   }
   Loader loader(options);
   loader.set_file_count(files.size());

@@ -1,5 +1,6 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/stats.h"
+#include "util/checked.h"
 
 #include <string>
 
@@ -45,7 +46,8 @@ GraphStats ComputeStats(const Graph& graph) {
       width = DTypeBytes(n.results[0].dtype);
     }
     if (elems && width > 0) {
-      s.parameter_bytes += static_cast<uint64_t>(*elems) * width;
+      s.parameter_bytes = SaturatingAdd(
+          s.parameter_bytes, SaturatingMul(static_cast<uint64_t>(*elems), static_cast<uint64_t>(width)));
     } else {
       ++s.inputs_unknown_size;
     }

@@ -8,6 +8,7 @@
 #include "graphdiff/report.h"
 #include "report/formats.h"
 #include "report/report_util.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -184,7 +185,7 @@ nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
 }
 
 std::string DiffResultToJson(const DiffResult& r) {
-  return DiffResultToJsonValue(r).dump(2) + "\n";
+  return DumpJson(DiffResultToJsonValue(r));
 }
 
 nlohmann::ordered_json LintToJson(const LintReport& r) {

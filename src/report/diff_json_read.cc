@@ -10,6 +10,7 @@
 #include "graphdiff/report.h"
 #include "nlohmann/json.hpp"
 #include "report/formats.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -322,6 +323,7 @@ absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
 namespace {
 
 absl::StatusOr<json> ParseJsonText(std::string_view text) {
+  if (absl::Status deep = CheckJsonDepth(text, "report"); !deep.ok()) return deep;
   json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     return absl::InvalidArgumentError(

@@ -10,32 +10,12 @@
 #include "graphdiff/report.h"
 #include "report/formats.h"
 #include "report/report_util.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
 
-// Backslash-escapes Markdown punctuation and HTML-escapes the rest; newlines
-// become spaces so a value never ends a table row.
-std::string Md(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 8);
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n':
-      case '\r': out += ' '; break;
-      case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#':
-      case '~': case '!': case '{': case '}':
-        out += '\\';
-        out += c;
-        break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string Md(std::string_view s) { return MarkdownEscape(s); }
 
 void AppendMore(std::string* out, size_t total, size_t shown) {
   if (total > shown) *out += fmt::format("- ... and {} more\n", total - shown);
@@ -152,14 +132,14 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
     AppendMore(&out, r.warnings.size(), shown);
     out += "\n";
   }
-  return out;
+  return TerminalSafe(out);
 }
 
 std::string RenderLintMarkdown(const LintReport& r, const RenderOptions& o) {
   std::string out = fmt::format("## graphdiff lint: {}\n\n", Md(r.root));
-  if (r.findings.empty()) return out + "No findings.\n";
+  if (r.findings.empty()) return TerminalSafe(out + "No findings.\n");
   AppendFindings(&out, r.findings, o);
-  return out;
+  return TerminalSafe(out);
 }
 
 }  // namespace graphdiff

@@ -9,6 +9,7 @@
 #include "fmt/format.h"
 #include "graphdiff/report.h"
 #include "report/report_util.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -99,7 +100,7 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
                      Plural(metrics_changed, "metrics report", "metrics reports"));
   if (!r.unpaired.empty()) out += fmt::format("; {} unpaired", r.unpaired.size());
   if (!r.skipped.empty()) out += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
-  return out + "\n";
+  return TerminalSafe(out + "\n");
 }
 
 std::string RenderDiffBrief(const DiffResult& r) {
@@ -110,7 +111,7 @@ std::string RenderDiffBrief(const DiffResult& r) {
   if (!r.skipped.empty()) {
     out += fmt::format(" {} skipped.", Plural(r.skipped.size(), "file", "files"));
   }
-  return out + "\n";
+  return TerminalSafe(out + "\n");
 }
 
 }  // namespace graphdiff

@@ -12,6 +12,7 @@
 #include "graphdiff/report.h"
 #include "report/formats.h"
 #include "report/report_util.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -396,14 +397,14 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
   if (!o.verbose && !r.identical()) {
     out += "\nMore: --verbose, --stat, --format json.\n";
   }
-  return out;
+  return TerminalSafe(out, o.color);
 }
 
 std::string RenderLintText(const LintReport& r, const RenderOptions& o) {
   std::string out = Paint(fmt::format("graphdiff lint: {}", r.root), "1", o.color) + "\n\n";
-  if (r.findings.empty()) return out + "No findings.\n";
+  if (r.findings.empty()) return TerminalSafe(out + "No findings.\n", o.color);
   AppendFindings(&out, r.findings, o);
-  return out;
+  return TerminalSafe(out, o.color);
 }
 
 }  // namespace graphdiff

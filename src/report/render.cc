@@ -5,6 +5,7 @@
 #include "graphdiff/report.h"
 #include "graphdiff/visual.h"
 #include "report/formats.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 
@@ -34,7 +35,7 @@ std::string RenderLint(const LintReport& report, ReportFormat format,
                        const RenderOptions& options) {
   switch (format) {
     case ReportFormat::kText: return RenderLintText(report, options);
-    case ReportFormat::kJson: return LintToJson(report).dump(2) + "\n";
+    case ReportFormat::kJson: return DumpJson(LintToJson(report));
     case ReportFormat::kMarkdown:
     case ReportFormat::kHtml:  // lint has no pair to draw: its Markdown is the readable page
     case ReportFormat::kDot: return RenderLintMarkdown(report, options);

@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/stats.h"
 #include "nlohmann/json.hpp"
+#include "util/json_text.h"
 
 namespace graphdiff {
 
@@ -68,6 +69,6 @@ nlohmann::ordered_json StatsToJsonValue(const StatsReport& report) {
 
 }  // namespace
 
-std::string StatsToJson(const StatsReport& report) { return StatsToJsonValue(report).dump(2) + "\n"; }
+std::string StatsToJson(const StatsReport& report) { return DumpJson(StatsToJsonValue(report)); }
 
 }  // namespace graphdiff

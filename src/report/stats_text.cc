@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "graphdiff/stats.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff {
 namespace {
@@ -64,7 +65,7 @@ std::string RenderStatsText(const StatsReport& report, size_t top_ops) {
   for (const auto& [path, reason] : report.skipped) {
     out += fmt::format("{}: skipped: {}\n", path, reason);
   }
-  return out;
+  return TerminalSafe(out);
 }
 
 }  // namespace graphdiff

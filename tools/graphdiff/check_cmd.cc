@@ -13,6 +13,9 @@
 #include "commands.h"
 #include "fmt/format.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/input.h"
+#include "graphdiff/sanitize.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 namespace {
@@ -29,20 +32,6 @@ struct CheckArgs {
   bool allow_removal = false;
 };
 
-// NotFound when the file does not exist, so a first --update-baseline run
-// can create the baseline.
-absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    std::string why = std::strerror(errno);
-    std::string msg = fmt::format("cannot read {} {}: {}", what, path, why);
-    return errno == ENOENT ? absl::NotFoundError(msg) : absl::UnavailableError(msg);
-  }
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 std::string Render(const CheckResult& r, const std::string& format) {
   if (format == "json") return RenderCheckJson(r);
   if (format == "csv") return RenderCheckCsv(r);
@@ -54,14 +43,14 @@ std::string Render(const CheckResult& r, const std::string& format) {
 int RunCheck(const CheckArgs& args) {
   Budget budget = DefaultBudget();
   if (!args.budget.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(args.budget, "budget");
+    absl::StatusOr<std::string> text = ReadInputFile(args.budget, "budget", CliLimits().max_input_bytes);
     if (!text.ok()) return Fail(text.status());
     absl::StatusOr<Budget> b = ParseBudget(*text, args.budget);
     if (!b.ok()) return Fail(b.status());
     budget = *std::move(b);
   }
   Baseline baseline;
-  absl::StatusOr<std::string> text = ReadFile(args.baseline, "baseline");
+  absl::StatusOr<std::string> text = ReadInputFile(args.baseline, "baseline", CliLimits().max_input_bytes);
   if (text.ok()) {
     absl::StatusOr<Baseline> b = ParseBaseline(*text, args.baseline);
     if (!b.ok()) return Fail(b.status());
@@ -119,9 +108,10 @@ int RunCheck(const CheckArgs& args) {
     if (absl::Status st = WriteOutput(args.baseline, BaselineToJson(*current)); !st.ok()) {
       return Fail(st);
     }
-    std::fprintf(stderr,
-                 "graphdiff: baseline %s updated from %s: %d changed, %d new, %d removed\n",
-                 args.baseline.c_str(), args.path.c_str(), changed, added, removed);
+    std::string note =
+        TerminalSafe(fmt::format("baseline {} updated from {}: {} changed, {} new, {} removed",
+                                 args.baseline, args.path, changed, added, removed));
+    std::fprintf(stderr, "graphdiff: %s\n", note.c_str());
     return kExitSame;
   }
   return result.verdict == GateVerdict::kFail ? kExitDifferent : kExitSame;
@@ -149,6 +139,7 @@ Runner AddCheckCommand(CLI::App& app) {
                 "Accept the dump: rewrite the baseline from it and report what changed");
   cmd->add_flag("--allow-removal", args->allow_removal,
                 "With --update-baseline: accept that graphs of the baseline are gone");
+  AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunCheck(*args);

@@ -16,11 +16,15 @@
 
 #include "commands.h"
 #include "fmt/format.h"
+#include "graphdiff/sanitize.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 
 int Fail(const absl::Status& status) {
-  std::fprintf(stderr, "graphdiff: %s\n", std::string(status.message()).c_str());
+  // Messages quote paths and names from dumps: never raw to the terminal.
+  std::string text = TerminalSafe(std::string(status.message()));
+  std::fprintf(stderr, "graphdiff: %s\n", text.c_str());
   return kExitTrouble;
 }
 
@@ -68,10 +72,21 @@ size_t OutputWidth(size_t requested) {
 }
 
 absl::StatusOr<Dump> LoadInput(const std::string& path, unsigned threads) {
-  LoadOptions options;
+  LoadOptions options = CliLimits().load;
   options.threads = threads;
   if (path != "-") return LoadDump(path, options);
-  std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  // Standard input has no size to check up front: read it in blocks, no
+  // further than the file limit.
+  std::string data;
+  char block[1 << 16];
+  while (std::cin.read(block, sizeof(block)) || std::cin.gcount() > 0) {
+    data.append(block, static_cast<size_t>(std::cin.gcount()));
+    if (data.size() > options.max_file_bytes) {
+      return absl::ResourceExhaustedError(fmt::format(
+          "standard input holds more than {} bytes (graphdiff --max-file-bytes)",
+          options.max_file_bytes));
+    }
+  }
   if (std::cin.bad()) {
     return absl::UnavailableError(
         fmt::format("cannot read standard input: {}", std::strerror(errno)));
@@ -136,7 +151,7 @@ std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_i
       for (const Diagnostic& d : f.warnings) text += "  " + d.ToString() + "\n";
     }
   }
-  return text;
+  return TerminalSafe(text);
 }
 
 bool HoldsSomething(const Dump& dump) {

@@ -24,7 +24,9 @@
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/equivalence.h"
+#include "graphdiff/input.h"
 #include "graphdiff/report.h"
+#include "cli_limits.h"
 #include "graphdiff/visual.h"
 
 namespace graphdiff::cli {
@@ -138,14 +140,10 @@ int RunDiff(const DiffArgs& args) {
   }
   OpEquivalence eq = OpEquivalence::BuiltIn();
   if (!args.equiv.empty()) {
-    std::ifstream f(args.equiv, std::ios::binary);
-    if (!f) {
-      return Fail(absl::NotFoundError(
-          fmt::format("cannot read --equiv file {}: {}", args.equiv, std::strerror(errno))));
-    }
-    std::ostringstream text;
-    text << f.rdbuf();
-    absl::Status st = eq.AddJson(text.str(), args.equiv);
+    absl::StatusOr<std::string> text =
+        ReadInputFile(args.equiv, "--equiv file", CliLimits().max_input_bytes);
+    if (!text.ok()) return Fail(text.status());
+    absl::Status st = eq.AddJson(*text, args.equiv);
     if (!st.ok()) return Fail(st);
   }
   // The two sides load at once: on big dumps reading and parsing is half
@@ -273,6 +271,7 @@ Runner AddDiffCommand(CLI::App& app) {
                 "outputs agree with their nodes); an inconsistency is an internal error, exit 2");
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
+  AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunDiff(*args);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.h"
+#include "cli_limits.h"
 #include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
@@ -88,6 +89,7 @@ Runner AddLintCommand(CLI::App& app) {
   cmd->add_option("--graph", args->graph, "Only graphs whose file path or name matches");
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
+  AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunLint(*args);

@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "cli_limits.h"
 #include "commands.h"
 #include "graphdiff/version.h"
 
 namespace graphdiff::cli {
 
 int RunCommandLine(int argc, char** argv) {
+  ResetLimits();
   CLI::App app{"graphdiff: explain the difference between two compiled PyTorch graphs"};
   app.set_version_flag("--version", std::string(graphdiff::Version()));
   app.require_subcommand(1);

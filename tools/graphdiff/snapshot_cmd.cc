@@ -11,6 +11,8 @@
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/gate.h"
+#include "graphdiff/sanitize.h"
+#include "cli_limits.h"
 
 namespace graphdiff::cli {
 
@@ -49,8 +51,8 @@ int RunSnapshot(const SnapshotArgs& args) {
   if (!b.ok()) return Fail(b.status());
   // The baseline is the report here; what it leaves out goes to stderr.
   for (const auto& [file, reason] : skipped) {
-    std::fprintf(stderr, "graphdiff: not in the baseline: %s: %s\n", file.c_str(),
-                 reason.c_str());
+    std::string note = TerminalSafe(fmt::format("not in the baseline: {}: {}", file, reason));
+    std::fprintf(stderr, "graphdiff: %s\n", note.c_str());
   }
   absl::Status st = WriteOutput(args.output, BaselineToJson(*b));
   return st.ok() ? kExitSame : Fail(st);
@@ -64,6 +66,7 @@ Runner AddSnapshotCommand(CLI::App& app) {
       "snapshot", "Write a baseline (size facts, counters, findings) for `graphdiff check`");
   cmd->add_option("dump", args->path, "Dump file, directory or archive")->required();
   cmd->add_option("-o,--output", args->output, "Write the baseline to FILE instead of stdout");
+  AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunSnapshot(*args);

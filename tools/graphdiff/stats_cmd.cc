@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "cli_limits.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/stats.h"
 
@@ -72,6 +73,7 @@ Runner AddStatsCommand(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   cmd->add_option("--top", args->top, "Show only the N most frequent ops per graph (0 = all)")
       ->capture_default_str();
+  AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
     return RunStats(*args);

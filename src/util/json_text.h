@@ -1,0 +1,50 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// JSON in and out with hostile text on either side.
+// - Out: nlohmann's dump() aborts the program (an uncaught type_error) on a
+//   string that is not valid UTF-8, and dump text can be anything. Every JSON
+//   writer ends with DumpJson, which escapes such bytes as `\xNN` and says so
+//   with a top-level "escaped_invalid_utf8": true.
+// - In: baselines, budgets and equivalence tables are user files. Parsing
+//   catches every nlohmann exception (a number out of range is not a syntax
+//   error), refuses nesting deeper than kMaxJsonDepth before building
+//   anything, and error messages quote values through JsonSnippet, bounded
+//   and never recursive.
+#ifndef GRAPHDIFF_SRC_UTIL_JSON_TEXT_H_
+#define GRAPHDIFF_SRC_UTIL_JSON_TEXT_H_
+
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "nlohmann/json.hpp"
+
+namespace graphdiff {
+
+// Deeper than any real baseline, budget or equivalence table (they nest at
+// most four levels), and shallow enough for any stack.
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// Pretty-printed (indent 2) with a trailing newline; always valid UTF-8.
+std::string DumpJson(const nlohmann::ordered_json& value);
+
+// OK when `text` nests arrays and objects at most `max_depth` deep; else an
+// error naming `source`, the byte offset and the limit.
+absl::Status CheckJsonDepth(std::string_view text, std::string_view source,
+                            size_t max_depth = kMaxJsonDepth);
+
+// A value quoted in an error message: scalars as JSON (at most ~60
+// characters), containers by kind and size.
+std::string JsonSnippet(const nlohmann::ordered_json& value);
+std::string JsonSnippet(const nlohmann::json& value);
+
+// An exception's message for an error: nlohmann quotes the last token read,
+// which may be a megabyte long, so it is cut to ~200 bytes and made
+// TerminalSafe.
+std::string JsonExceptionText(const std::exception& e);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_UTIL_JSON_TEXT_H_
