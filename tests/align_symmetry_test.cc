@@ -136,6 +136,10 @@ TEST(AlignSymmetryTest, ChangeInOneReplicaIsLocalised) {
       for (const ValueRef& r : rn.operands) reads |= r.node == s;
       if (reads) continue;
       cases.emplace_back("rewired", testing::RewireOperand(g, reader, 0, s));
+      // The same op of another replica: two replicas change at once, and
+      // the operand the reader no longer reads may be left with no user.
+      cases.emplace_back("rewired across replicas",
+                         testing::RewireOperand(g, reader, 0, offsets[3] + (s - offsets[target])));
       break;
     }
     for (auto& [what, planted] : cases) {

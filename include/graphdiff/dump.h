@@ -72,7 +72,7 @@ struct LoadOptions {
   // compressed size, checked while streaming and over the whole load (nested
   // archives included) once 32 MiB came out. Real dumps compress 8-25x.
   // 0 = unlimited.
-  uint64_t max_compression_ratio = 200;
+  uint64_t max_compression_ratio = 100;
   // Parse files in parallel; 0 = one thread per core.
   unsigned threads = 0;
 };

@@ -198,7 +198,9 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   // paired as twins: a substituted op's operands then follow it by position
   // instead of being guessed.
   if (options.relaxed) align::RelaxedMatcher().Run(st);
-  align::TwinMatcher().Run(st);
+  align::TwinMatcher(/*aliases=*/false).Run(st);
+  propagate.Run(st);
+  align::TwinMatcher(/*aliases=*/true).Run(st);
   propagate.Run(st);
 
   Alignment out;

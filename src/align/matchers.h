@@ -74,9 +74,19 @@ class SimilarityMatcher {
 // Free nodes that every full-level fingerprint finds alike (twenty unused
 // `empty` allocations) pair in node order: any pairing among them is equally
 // right, and leaving them unmatched would report phantom changes.
+//
+// Aliases (`detach_copy`, projections) wait for a second run: they have no
+// users of their own in the resolved view, so two of them under one changed
+// node look alike even when the node reads them at different positions;
+// once that node pairs, its operands pair by position and the aliases
+// follow their sources.
 class TwinMatcher {
  public:
+  explicit TwinMatcher(bool aliases) : aliases_(aliases) {}
   void Run(State& state);
+
+ private:
+  bool aliases_;
 };
 
 // Different ops whose neighbourhoods are matched: substitutions, and one node

@@ -19,20 +19,21 @@ struct Twin {
   }
 };
 
-std::vector<Twin> FreeTwins(const State& st, int s, const std::vector<uint64_t>& keys) {
+std::vector<Twin> FreeTwins(const State& st, int s, const std::vector<uint64_t>& keys,
+                           bool aliases) {
   std::vector<Twin> out;
   if (keys.size() != st.side[s].size) return out;
   for (uint32_t v = 0; v < st.side[s].size; ++v) {
-    if (st.free(s, v)) out.push_back({keys[v], v});
+    if (st.free(s, v) && (aliases || !st.side[s].alias[v])) out.push_back({keys[v], v});
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
 void PairTwins(State& st, const std::vector<uint64_t>& left_keys,
-               const std::vector<uint64_t>& right_keys, bool unique_only) {
-  std::vector<Twin> a = FreeTwins(st, 0, left_keys);
-  std::vector<Twin> b = FreeTwins(st, 1, right_keys);
+               const std::vector<uint64_t>& right_keys, bool unique_only, bool aliases) {
+  std::vector<Twin> a = FreeTwins(st, 0, left_keys, aliases);
+  std::vector<Twin> b = FreeTwins(st, 1, right_keys, aliases);
   ForEachCommonKey(a, b, [&](size_t i, size_t ie, size_t j, size_t je) {
     // Unequal counts still pair as far as they go: which of the surplus is
     // "new" cannot be known, only how many.
@@ -47,7 +48,7 @@ void PairTwins(State& st, const std::vector<uint64_t>& left_keys,
 
 void TwinMatcher::Run(State& st) {
   // Alike in everything, users included.
-  PairTwins(st, st.full_fp[0].context, st.full_fp[1].context, /*unique_only=*/false);
+  PairTwins(st, st.full_fp[0].context, st.full_fp[1].context, /*unique_only=*/false, aliases_);
   if (!st.AnyFree(0) || !st.AnyFree(1)) return;
   // Then a last free node on each side that computes the same thing from
   // the same matched operands, whoever reads it: the one of twenty unused
@@ -56,7 +57,7 @@ void TwinMatcher::Run(State& st) {
   // since their readers differ.
   Fingerprints l = ComputeFingerprints(st, 0, Level::kFull);
   Fingerprints r = ComputeFingerprints(st, 1, Level::kFull);
-  PairTwins(st, l.bottom_up, r.bottom_up, /*unique_only=*/true);
+  PairTwins(st, l.bottom_up, r.bottom_up, /*unique_only=*/true, aliases_);
 }
 
 }  // namespace graphdiff::align
