@@ -180,7 +180,9 @@ void JointPartition::SplitBy(uint32_t splitter) {
     const uint32_t end = count_[c];
     count_[c] = 0;
     bool alike = true;
-    for (uint32_t k = begin + 1; k < end && alike; ++k) alike = groups_[k].sig == groups_[begin].sig;
+    for (uint32_t k = begin + 1; k < end && alike; ++k) {
+      alike = groups_[k].sig == groups_[begin].sig;
+    }
     if (!alike) {
       std::sort(groups_.begin() + begin, groups_.begin() + end, [](const Touch& a, const Touch& b) {
         return std::tie(a.sig, a.element) < std::tie(b.sig, b.element);

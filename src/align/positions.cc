@@ -54,7 +54,9 @@ void PairByPosition(State& st, const std::vector<ValueRef>& left,
   }
   std::sort(pairs.begin(), pairs.end());
   for (const auto& [key, lr] : pairs) {
-    if (st.free(0, lr.first) && st.free(1, lr.second)) st.Match(lr.first, lr.second, MatcherId::kPosition);
+    if (st.free(0, lr.first) && st.free(1, lr.second)) {
+      st.Match(lr.first, lr.second, MatcherId::kPosition);
+    }
   }
 }
 
