@@ -236,6 +236,10 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
   // the wall time.
   struct Slot {
     const GraphPairing* pairing;
+    const DumpFile* lf;
+    const DumpFile* rf;
+    const Graph* l;
+    const Graph* r;
     absl::Status status;
     DiffResult result;
   };
@@ -246,24 +250,22 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     const Graph& l = lf.graphs[gp.left.graph];
     const Graph& r = rf.graphs[gp.right.graph];
     if (analyze::Selected(sel, lf.path, l.name) || analyze::Selected(sel, rf.path, r.name)) {
-      slots.push_back({&gp, absl::OkStatus(), DiffResult()});
+      slots.push_back({&gp, &lf, &rf, &l, &r, absl::OkStatus(), DiffResult()});
     }
   }
   {
     // One pair alone keeps the second core for its own helper thread.
     TaskPool pool(slots.size() == 1 ? 1 : opts.threads);
     for (Slot& slot : slots) {
-      pool.Add([&slot, &left, &right, &opts, &eq] {
-        const GraphPairing& gp = *slot.pairing;
-        const DumpFile& lf = left.files[gp.left.file];
-        const DumpFile& rf = right.files[gp.right.file];
-        const Graph& l = lf.graphs[gp.left.graph];
-        const Graph& r = rf.graphs[gp.right.graph];
-        slot.status = DiffOnePair(l, r, gp.how, PairLabel(GraphLabel(lf, l), GraphLabel(rf, r)),
+      pool.Add([&slot, &opts, &eq] {
+        const DumpFile& lf = *slot.lf;
+        const DumpFile& rf = *slot.rf;
+        slot.status = DiffOnePair(*slot.l, *slot.r, slot.pairing->how,
+                                  PairLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)),
                                   {lf.path, rf.path}, opts, eq, &slot.result);
         if (!slot.status.ok()) return;
-        slot.result.pairs.back().left_partial = l.partial;
-        slot.result.pairs.back().right_partial = r.partial;
+        slot.result.pairs.back().left_partial = slot.l->partial;
+        slot.result.pairs.back().right_partial = slot.r->partial;
       });
     }
     pool.Run();
