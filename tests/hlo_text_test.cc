@@ -50,7 +50,7 @@ using AttrList = std::vector<std::pair<std::string, std::string>>;
 
 TEST(HloShape, ArraysTuplesLayoutsAndDynamicDims) {
   Graph g;
-  std::vector<TensorType> t;
+  TypeList t;
   HloScanError err;
   std::string_view s = "(f32[4,64]{1,0}, /*index=1*/s64[], (f32[], s32[2]), token[], bf16[8,128]{1,0:T(8,128)}) x";
   size_t pos = 0;

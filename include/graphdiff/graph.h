@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graphdiff/inline_vec.h"
 #include "graphdiff/strings.h"
 
 GRAPHDIFF_PUBLIC_BEGIN
@@ -65,19 +66,25 @@ struct Dim {
   }
 };
 
+// The lists a node holds, sized so that a typical node needs no heap block
+// (see inline_vec.h).
+using DimList = InlineVec<Dim, 4>;
+
 // The type of one result: dtype, dims and, when the dump gives them, layout
 // (`{3,2,1,0}` as written), strides and device.
 struct TensorType {
   DType dtype = DType::kUnknown;
   bool rank_known = false;  // false: dims are unknown, not a scalar
-  std::vector<Dim> dims;
-  std::vector<int64_t> strides;  // empty unless the dump lists them
+  DimList dims;                   // up to rank 4 without a heap block
+  InlineVec<int64_t, 0> strides;  // empty unless the dump lists them
   StrId layout;                  // e.g. "{3,2,1,0}" (XLA), without tiling changes
   StrId device;                  // e.g. "cpu", "TPU:0"
 
   // Element count when every dim is static; nullopt otherwise.
   std::optional<int64_t> NumElements() const;
 };
+
+using TypeList = InlineVec<TensorType, 1>;
 
 // A reference to output `output` of node `node` (an index into Graph::nodes).
 // FX `getitem`/`x[0]`/`x.indices` and IR `%13.0` both become a ValueRef.
@@ -90,6 +97,8 @@ struct ValueRef {
   friend bool operator!=(ValueRef a, ValueRef b) { return !(a == b); }
 };
 
+using OperandList = InlineVec<ValueRef, 3>;
+
 // One attribute or non-tensor argument, value kept as the dump writes it
 // (whitespace trimmed). FX positional non-tensor arguments use the key
 // "argN" (N = argument position); value references inside such an argument
@@ -98,6 +107,8 @@ struct Attr {
   StrId key;
   StrId value;
 };
+
+using AttrList = InlineVec<Attr, 4>;
 
 enum class NodeKind : uint8_t {
   kInput,       // graph input: FX placeholder, IR device_data, HLO parameter
@@ -121,9 +132,9 @@ struct Node {
   NodeKind kind = NodeKind::kOp;
   uint32_t line = 0;  // 1-based line in the dump file (Graph::source.file)
   StrId frame;        // the model frame: "fn@file.py:123", "# File:" text
-  std::vector<ValueRef> operands;
-  std::vector<TensorType> results;  // one per output; may be empty if unknown
-  std::vector<Attr> attrs;
+  OperandList operands;
+  TypeList results;  // one per output; may be empty if unknown
+  AttrList attrs;
 
   // Number of outputs this node is known to have (at least 1).
   uint32_t num_outputs() const {

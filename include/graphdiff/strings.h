@@ -63,6 +63,11 @@ class StringPool {
   size_t size() const { return views_.size(); }
   // Bytes held by string storage, for memory accounting.
   size_t bytes() const { return bytes_; }
+  // Heap bytes of the whole pool: storage chunks, views and the index.
+  size_t MemoryBytes() const;
+  // Makes room for `n` strings in all, so that a parser which knows its
+  // node count does not regrow the views.
+  void Reserve(size_t n) { views_.reserve(n); }
 
  private:
   std::string_view Store(std::string_view s);

@@ -165,17 +165,18 @@ std::optional<std::string_view> Graph::attr(const Node& n,
 }
 
 size_t Graph::MemoryBytes() const {
-  size_t bytes = strings.bytes() + strings.size() * 40 +
+  size_t bytes = strings.MemoryBytes() +
                  nodes.capacity() * sizeof(Node) +
                  inputs.capacity() * sizeof(uint32_t) +
                  outputs.capacity() * sizeof(ValueRef);
+  // Lists held in place are part of sizeof(Node); only spills add heap.
   for (const Node& n : nodes) {
-    bytes += n.operands.capacity() * sizeof(ValueRef) +
-             n.attrs.capacity() * sizeof(Attr) +
-             n.results.capacity() * sizeof(TensorType);
+    bytes += n.operands.heap_capacity() * sizeof(ValueRef) +
+             n.attrs.heap_capacity() * sizeof(Attr) +
+             n.results.heap_capacity() * sizeof(TensorType);
     for (const TensorType& t : n.results) {
-      bytes += t.dims.capacity() * sizeof(Dim) +
-               t.strides.capacity() * sizeof(int64_t);
+      bytes += t.dims.heap_capacity() * sizeof(Dim) +
+               t.strides.heap_capacity() * sizeof(int64_t);
     }
   }
   return bytes;

@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/strings.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace graphdiff {
@@ -90,6 +91,13 @@ StrId StringPool::Intern(std::string_view s) {
   views_.push_back(stored);
   index_.emplace(stored, id);
   return StrId{id};
+}
+
+size_t StringPool::MemoryBytes() const {
+  // Chunks are kChunkSize long, except those holding one long string.
+  return std::max(chunks_.size() * kChunkSize, bytes_) + chunks_.capacity() * sizeof(chunks_[0]) +
+         views_.capacity() * sizeof(std::string_view) +
+         index_.capacity() * (sizeof(std::pair<std::string_view, uint32_t>) + 1);
 }
 
 StrId StringPool::Find(std::string_view s) const {

@@ -37,7 +37,7 @@ bool Fail(HloScanError* error, size_t offset, const char* message) {
 
 // `dims` is the text between '[' and ']'.
 bool ParseDims(std::string_view text, size_t begin, size_t end,
-               std::vector<Dim>* dims, HloScanError* error) {
+               DimList* dims, HloScanError* error) {
   size_t i = begin;
   while (i < end) {
     size_t comma = text.find(',', i);
@@ -86,7 +86,7 @@ bool ParseArray(std::string_view text, size_t* pos, Graph* graph, TensorType* t,
 }  // namespace
 
 bool ParseHloShape(std::string_view text, size_t* pos, Graph* graph,
-                   std::vector<TensorType>* out, HloScanError* error) {
+                   TypeList* out, HloScanError* error) {
   SkipSpacesAndComments(text, pos);
   if (*pos >= text.size()) return Fail(error, *pos, "expected a shape");
   if (text[*pos] != '(') {

@@ -20,7 +20,7 @@ namespace graphdiff {
 // interned as written, tiling included. On failure fills `error` (offset
 // into `text`) and returns false.
 bool ParseHloShape(std::string_view text, size_t* pos, Graph* graph,
-                   std::vector<TensorType>* out, HloScanError* error);
+                   TypeList* out, HloScanError* error);
 
 }  // namespace graphdiff
 

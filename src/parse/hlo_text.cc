@@ -195,7 +195,7 @@ class GraphBuilder {
     // is how the outputs leave, not an unused value.
     g.nodes[r].attrs.push_back(Attr{g.intern("ROOT"), g.intern("true")});
     if (entry.instructions[static_cast<size_t>(root)].opcode == "tuple") {
-      g.outputs = g.nodes[r].operands;
+      g.outputs = g.nodes[r].operands.ToVector();
     } else {
       g.outputs.push_back(ValueRef{r, 0});
     }

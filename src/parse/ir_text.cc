@@ -130,6 +130,7 @@ class BlockParser {
     graph_.kind = GraphKind::kIr;
     graph_.source.file = std::string(source);
     graph_.nodes.reserve(expected_nodes);
+    graph_.strings.Reserve(expected_nodes + 64);
   }
 
   absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
@@ -148,7 +149,7 @@ class BlockParser {
     return ParseErrorAt(source_, line_no, static_cast<uint32_t>(offset + 1), line, message);
   }
   // Fills `*results` from the type text (cached per spelling).
-  bool ParseType(std::string_view type_text, std::vector<TensorType>* results,
+  bool ParseType(std::string_view type_text, TypeList* results,
                  size_t* error_at, std::string_view* error);
   absl::Status ParseAttrs(std::string_view line, uint32_t line_no, size_t pos,
                           Node* node);
@@ -177,7 +178,7 @@ class BlockParser {
   absl::flat_hash_map<std::string_view, StrId, StringViewHash> common_;
   std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
   absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> type_cache_;
-  std::vector<std::vector<TensorType>> cached_types_;
+  std::vector<TypeList> cached_types_;
   std::vector<ValueRef> operand_scratch_;
   std::vector<Attr> attr_scratch_;
   bool warned_attr_ = false;
@@ -185,7 +186,7 @@ class BlockParser {
 };
 
 bool BlockParser::ParseType(std::string_view type_text,
-                            std::vector<TensorType>* results, size_t* error_at,
+                            TypeList* results, size_t* error_at,
                             std::string_view* error) {
   auto it = type_cache_.find(type_text);
   if (it != type_cache_.end()) {

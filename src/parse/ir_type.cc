@@ -16,7 +16,7 @@ bool IsIdentChar(char c) {
 
 class TypeParser {
  public:
-  TypeParser(std::string_view text, Graph* graph, std::vector<TensorType>* out)
+  TypeParser(std::string_view text, Graph* graph, TypeList* out)
       : text_(text), graph_(graph), out_(out) {}
 
   bool Parse() {
@@ -169,7 +169,7 @@ class TypeParser {
 
   std::string_view text_;
   Graph* graph_;
-  std::vector<TensorType>* out_;
+  TypeList* out_;
   size_t pos_ = 0;
   size_t error_at_ = 0;
   std::string_view error_;
@@ -185,7 +185,7 @@ size_t FindIrTypeEnd(std::string_view line, size_t begin) {
 }
 
 bool ParseIrType(std::string_view text, Graph* graph,
-                 std::vector<TensorType>* out, size_t* error_at,
+                 TypeList* out, size_t* error_at,
                  std::string_view* error) {
   TypeParser parser(text, graph, out);
   if (parser.Parse()) return true;

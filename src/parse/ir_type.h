@@ -24,7 +24,7 @@ size_t FindIrTypeEnd(std::string_view line, size_t begin);
 // `graph`. On failure returns false and sets `*error_at` to the offset in
 // `text` where the grammar broke and `*error` to what was expected.
 bool ParseIrType(std::string_view text, Graph* graph,
-                 std::vector<TensorType>* out, size_t* error_at,
+                 TypeList* out, size_t* error_at,
                  std::string_view* error);
 
 }  // namespace graphdiff

@@ -1,0 +1,282 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// A vector that keeps its first N elements inside itself.
+//
+// A graph of 10^6 nodes has about 10^6 operand lists, result lists, shapes
+// and attribute lists, almost all of them short. As std::vector each is a
+// separate heap block: four or five allocations per node, a cache miss on
+// every read, and far more memory than the elements. InlineVec holds short
+// lists in place and spills to the heap only past N, so parsing allocates
+// nothing for a typical node and a node's data sits in one cache-friendly
+// record. The interface is the part of std::vector the project uses.
+#ifndef GRAPHDIFF_INLINE_VEC_H_
+#define GRAPHDIFF_INLINE_VEC_H_
+
+#include "graphdiff/export.h"
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+GRAPHDIFF_PUBLIC_BEGIN
+namespace graphdiff {
+
+template <typename T, uint32_t N>
+class InlineVec {
+  template <typename It>
+  using RequireIterator = std::enable_if_t<std::is_convertible_v<
+      typename std::iterator_traits<It>::iterator_category, std::input_iterator_tag>>;
+
+ public:
+  using value_type = T;
+  using size_type = size_t;
+  using difference_type = std::ptrdiff_t;
+  using reference = T&;
+  using const_reference = const T&;
+  using pointer = T*;
+  using const_pointer = const T*;
+  using iterator = T*;
+  using const_iterator = const T*;
+  using reverse_iterator = std::reverse_iterator<iterator>;
+  using const_reverse_iterator = std::reverse_iterator<const_iterator>;
+
+  InlineVec() noexcept {}
+  InlineVec(std::initializer_list<T> init) { assign(init.begin(), init.end()); }
+  template <typename It, typename = RequireIterator<It>>
+  InlineVec(It first, It last) {
+    assign(first, last);
+  }
+  explicit InlineVec(size_t n) { resize(n); }
+  InlineVec(size_t n, const T& value) { assign(n, value); }
+  // Lets code that builds a std::vector hand it over as is.
+  InlineVec(const std::vector<T>& v) { assign(v.begin(), v.end()); }  // NOLINT
+  InlineVec(const InlineVec& other) { assign(other.begin(), other.end()); }
+  InlineVec(InlineVec&& other) noexcept { TakeFrom(other); }
+  ~InlineVec() { Release(); }
+
+  InlineVec& operator=(const InlineVec& other) {
+    if (this != &other) assign(other.begin(), other.end());
+    return *this;
+  }
+  InlineVec& operator=(InlineVec&& other) noexcept {
+    if (this != &other) {
+      Release();
+      TakeFrom(other);
+    }
+    return *this;
+  }
+  InlineVec& operator=(std::initializer_list<T> init) {
+    assign(init.begin(), init.end());
+    return *this;
+  }
+  InlineVec& operator=(const std::vector<T>& v) {
+    assign(v.begin(), v.end());
+    return *this;
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t capacity() const { return capacity_; }
+  size_t max_size() const { return std::numeric_limits<uint32_t>::max(); }
+  // Elements held on the heap (0 while they fit in place), for memory counts.
+  size_t heap_capacity() const { return on_heap() ? capacity_ : 0; }
+
+  T* data() { return on_heap() ? storage_.heap : InPlace(); }
+  const T* data() const { return on_heap() ? storage_.heap : InPlace(); }
+  iterator begin() { return data(); }
+  iterator end() { return data() + size_; }
+  const_iterator begin() const { return data(); }
+  const_iterator end() const { return data() + size_; }
+  const_iterator cbegin() const { return begin(); }
+  const_iterator cend() const { return end(); }
+  reverse_iterator rbegin() { return reverse_iterator(end()); }
+  reverse_iterator rend() { return reverse_iterator(begin()); }
+  const_reverse_iterator rbegin() const { return const_reverse_iterator(end()); }
+  const_reverse_iterator rend() const { return const_reverse_iterator(begin()); }
+
+  T& operator[](size_t i) { return data()[i]; }
+  const T& operator[](size_t i) const { return data()[i]; }
+  // As std::vector::at: throws std::out_of_range past the end. Library code
+  // indexes after checking; tests use at() to fail cleanly.
+  T& at(size_t i) {
+    if (i >= size_) throw std::out_of_range("InlineVec::at");
+    return data()[i];
+  }
+  const T& at(size_t i) const {
+    if (i >= size_) throw std::out_of_range("InlineVec::at");
+    return data()[i];
+  }
+  T& front() { return data()[0]; }
+  const T& front() const { return data()[0]; }
+  T& back() { return data()[size_ - 1]; }
+  const T& back() const { return data()[size_ - 1]; }
+
+  void reserve(size_t n) {
+    if (n > capacity_) MoveTo(n);
+  }
+  void shrink_to_fit() {}
+
+  template <typename... Args>
+  T& emplace_back(Args&&... args) {
+    if (size_ == capacity_) {
+      // Build the new element first: `args` may refer into this vector.
+      T value(std::forward<Args>(args)...);
+      MoveTo(Grown(size_ + 1));
+      return *::new (static_cast<void*>(data() + size_++)) T(std::move(value));
+    }
+    return *::new (static_cast<void*>(data() + size_++)) T(std::forward<Args>(args)...);
+  }
+  void push_back(const T& value) { emplace_back(value); }
+  void push_back(T&& value) { emplace_back(std::move(value)); }
+  void pop_back() { data()[--size_].~T(); }
+
+  void clear() {
+    std::destroy(begin(), end());
+    size_ = 0;
+  }
+  void resize(size_t n) {
+    if (n < size_) {
+      std::destroy(begin() + n, end());
+    } else if (n > size_) {
+      reserve(n);
+      std::uninitialized_value_construct(end(), data() + n);
+    }
+    size_ = static_cast<uint32_t>(n);
+  }
+  void resize(size_t n, const T& value) {
+    if (n <= size_) {
+      resize(n);
+      return;
+    }
+    T copy(value);
+    reserve(n);
+    std::uninitialized_fill(end(), data() + n, copy);
+    size_ = static_cast<uint32_t>(n);
+  }
+  void assign(size_t n, const T& value) {
+    T copy(value);
+    clear();
+    resize(n, copy);
+  }
+  template <typename It, typename = RequireIterator<It>>
+  void assign(It first, It last) {
+    clear();
+    if constexpr (std::is_base_of_v<std::forward_iterator_tag,
+                                    typename std::iterator_traits<It>::iterator_category>) {
+      reserve(static_cast<size_t>(std::distance(first, last)));
+      T* out = data();
+      for (; first != last; ++first, ++out) ::new (static_cast<void*>(out)) T(*first);
+      size_ = static_cast<uint32_t>(out - data());
+    } else {
+      for (; first != last; ++first) emplace_back(*first);
+    }
+  }
+  void assign(std::initializer_list<T> init) { assign(init.begin(), init.end()); }
+
+  iterator insert(const_iterator pos, const T& value) {
+    size_t at = static_cast<size_t>(pos - begin());
+    emplace_back(value);
+    std::rotate(begin() + at, end() - 1, end());
+    return begin() + at;
+  }
+  iterator insert(const_iterator pos, T&& value) {
+    size_t at = static_cast<size_t>(pos - begin());
+    emplace_back(std::move(value));
+    std::rotate(begin() + at, end() - 1, end());
+    return begin() + at;
+  }
+  template <typename It, typename = RequireIterator<It>>
+  iterator insert(const_iterator pos, It first, It last) {
+    size_t at = static_cast<size_t>(pos - begin());
+    size_t old = size_;
+    for (; first != last; ++first) emplace_back(*first);
+    std::rotate(begin() + at, begin() + old, end());
+    return begin() + at;
+  }
+  iterator erase(const_iterator first, const_iterator last) {
+    T* f = begin() + (first - begin());
+    T* l = begin() + (last - begin());
+    T* new_end = std::move(l, end(), f);
+    std::destroy(new_end, end());
+    size_ = static_cast<uint32_t>(new_end - begin());
+    return f;
+  }
+  iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
+
+  void swap(InlineVec& other) noexcept {
+    InlineVec tmp(std::move(other));
+    other = std::move(*this);
+    *this = std::move(tmp);
+  }
+
+  std::vector<T> ToVector() const { return std::vector<T>(begin(), end()); }
+
+  friend bool operator==(const InlineVec& a, const InlineVec& b) {
+    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+  friend bool operator!=(const InlineVec& a, const InlineVec& b) { return !(a == b); }
+  friend bool operator<(const InlineVec& a, const InlineVec& b) {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  bool on_heap() const { return capacity_ > N; }
+  T* InPlace() { return std::launder(reinterpret_cast<T*>(storage_.buf)); }
+  const T* InPlace() const { return std::launder(reinterpret_cast<const T*>(storage_.buf)); }
+  size_t Grown(size_t need) const {
+    return std::max<size_t>({need, size_t{capacity_} * 2, size_t{4}});
+  }
+  // Moves the elements into a heap block of `cap` elements.
+  void MoveTo(size_t cap) {
+    T* fresh = static_cast<T*>(::operator new(cap * sizeof(T)));
+    T* old = data();
+    std::uninitialized_move(old, old + size_, fresh);
+    std::destroy(old, old + size_);
+    if (on_heap()) ::operator delete(old);
+    storage_.heap = fresh;
+    capacity_ = static_cast<uint32_t>(cap);
+  }
+  void Release() {
+    std::destroy(begin(), end());
+    if (on_heap()) ::operator delete(storage_.heap);
+    size_ = 0;
+    capacity_ = N;
+  }
+  // Leaves `other` empty and in place.
+  void TakeFrom(InlineVec& other) noexcept {
+    if (other.on_heap()) {
+      storage_.heap = other.storage_.heap;
+      capacity_ = other.capacity_;
+      size_ = other.size_;
+    } else {
+      std::uninitialized_move(other.begin(), other.end(), InPlace());
+      std::destroy(other.begin(), other.end());
+      size_ = other.size_;
+      capacity_ = N;
+    }
+    other.size_ = 0;
+    other.capacity_ = N;
+  }
+
+  union Storage {
+    Storage() {}
+    ~Storage() {}
+    T* heap;
+    alignas(T) unsigned char buf[N == 0 ? 1 : N * sizeof(T)];
+  } storage_;
+  uint32_t size_ = 0;
+  uint32_t capacity_ = N;
+};
+
+}  // namespace graphdiff
+GRAPHDIFF_PUBLIC_END
+
+#endif  // GRAPHDIFF_INLINE_VEC_H_
