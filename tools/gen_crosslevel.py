@@ -24,7 +24,8 @@ and for tiny_gpt also
                          becomes several while the GELU blocks stay unchanged
 
 plus crosslevel.json (node/input/output counts and op histograms from the
-GraphModule objects, as tools/gen_testdata.py computes them). Random weights,
+GraphModule objects, as tools/gen_testdata.py computes them, and per model the
+torch.nn class of every called module, `<model>/modules`). Random weights,
 seeded; nothing is downloaded. Models run in eval mode, so Dropout is the
 identity and vanishes from the aten graph.
 """
@@ -194,6 +195,10 @@ def generate(name, out_dir):
         if size > MAX_FILE_BYTES:
             raise SystemExit(f"{path}: {size} bytes, over {MAX_FILE_BYTES}")
         facts[f"{name}/{fname}"] = gen_testdata.fx_facts(gm)
+    # Ground truth for the tests: the torch.nn class behind every module call.
+    facts[f"{name}/modules"] = {
+        n.target: type(traced.get_submodule(n.target)).__name__
+        for n in traced.graph.nodes if n.op == "call_module"}
     return facts, desc
 
 
