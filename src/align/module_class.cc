@@ -47,7 +47,42 @@ std::string_view Lookup(const std::string& word) {
   return {};
 }
 
+struct Decomposition {
+  std::string_view module_op;
+  std::vector<std::string_view> aten_ops;
+};
+
+const std::vector<Decomposition>& Decompositions() {
+  static const auto* table = new std::vector<Decomposition>{
+      {"aten::convolution", {"aten::convolution"}},
+      {"aten::batch_norm", {"aten::batch_norm"}},
+      {"aten::layer_norm", {"aten::layer_norm"}},
+      {"aten::relu", {"aten::relu", "aten::hardtanh", "aten::clamp", "aten::threshold"}},
+      {"aten::gelu", {"aten::gelu", "aten::erf", "aten::tanh", "aten::mul", "aten::add"}},
+      {"aten::silu", {"aten::silu", "aten::sigmoid", "aten::mul"}},
+      {"aten::sigmoid", {"aten::sigmoid"}},
+      {"aten::tanh", {"aten::tanh"}},
+      {"aten::max_pool2d", {"aten::max_pool2d"}},
+      {"aten::adaptive_avg_pool2d", {"aten::adaptive_avg_pool2d", "aten::mean"}},
+      {"aten::linear",
+       {"aten::linear", "aten::addmm", "aten::mm", "aten::matmul", "aten::t"}},
+      {"aten::embedding", {"aten::embedding"}},
+      {"aten::flatten", {"aten::flatten"}},
+      {"aten::softmax", {"aten::softmax"}},
+  };
+  return *table;
+}
+
 }  // namespace
+
+std::vector<std::string_view> ModuleDecomposition(std::string_view module_op) {
+  for (const Decomposition& d : Decompositions()) {
+    if (d.module_op == module_op) return d.aten_ops;
+  }
+  return {};
+}
+
+bool ModuleMayVanish(std::string_view module_op) { return module_op == "aten::dropout"; }
 
 std::string_view ModuleOpFromName(std::string_view path) {
   // Tokens split at '.', '_' and other punctuation; "L", "self", "getattr"
