@@ -275,6 +275,13 @@ void ModuleChainMatcher::Run(State& st) {
       // the run, and parameter preparation read only by it (`t` of a
       // weight), are the decomposition.
       const uint32_t root = d[e - 1];
+      carried = root;
+      if (e - b == 1 && !M.v->module[c[i]] && M.v->cls[c[i]] == A.v->cls[root]) {
+        // The same op on both levels: propagation pairs it from its
+        // operands, as it would without module calls around.
+        value[c[i]] = root;
+        continue;
+      }
       st.MatchSided(ms, c[i], root, MatcherId::kRelaxed);
       auto cover = [&](uint32_t x) {
         st.covered[as][x] = 1;
