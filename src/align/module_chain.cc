@@ -204,20 +204,18 @@ void ModuleChainMatcher::Run(State& st) {
     } else if (starts.size() == 1) {
       start = starts[0];
     }
-    std::vector<uint32_t> c = Chain(st, M, v);
-    std::vector<uint32_t> d;
-    if (start != kNone) d = Chain(st, A, start);
-    const uint32_t k = static_cast<uint32_t>(c.size()), j = static_cast<uint32_t>(d.size());
-    if (j == 0) {
-      // Nothing computes here on the aten side: only vanishing modules pass.
-      for (uint32_t i = 0; i < k; ++i) {
-        bool vanish = false;
-        expected(c[i], &want, &vanish);
-        if (!vanish) break;
-        value[c[i]] = first;
-      }
+    if (start == kNone) {
+      // No aten node to start from: only a module that vanishes passes the
+      // value on (its readers then start from it). Walking the chain here
+      // could repeat for every node of an unpairable chain.
+      bool vanish = false;
+      expected(v, &want, &vanish);
+      if (vanish && ops.size() == 1) value[v] = first;
       continue;
     }
+    std::vector<uint32_t> c = Chain(st, M, v);
+    std::vector<uint32_t> d = Chain(st, A, start);
+    const uint32_t k = static_cast<uint32_t>(c.size()), j = static_cast<uint32_t>(d.size());
     // dp[i][t]: cost of aligning c[0..i) with d[0..t).
     const double inf = std::numeric_limits<double>::infinity();
     dp.assign(static_cast<size_t>(k + 1) * (j + 1), inf);
