@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "graphdiff/align.h"
+#include "graphdiff/diff.h"
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -307,6 +308,38 @@ TEST(AlignSubstitutions, NoneWithoutStructuralSupportOnGeneratedLevelPairs) {
           ADD_FAILURE() << (swap ? r + " vs " + l : l + " vs " + r) << ": " << x;
         }
       }
+    }
+  }
+}
+
+// The diff of one model's two levels names no substitution: every pair of
+// different ops is a known equivalent or a known lowering (info), never the
+// warning "the computation itself may have changed"; before, SqueezeNet's
+// Dropout -> cat and MobileNetV2's `features.N.conv.0.1` (a BatchNorm)
+// "module call (aten::convolution) -> aten::native_batch_norm x50" were
+// reported.
+TEST(AlignCrossLevel, DiffOfTwoLevelsNamesNoSubstitution) {
+  for (const char* model : {"mobilenet_v2", "squeezenet1_0", "tiny_gpt"}) {
+    for (bool swap : {false, true}) {
+      const std::string m(model);
+      absl::StatusOr<Dump> a = LoadDumpFromMemory(
+          "a", {{"g.txt", testing::ReadTestdata("generated/" + m + "/fx_symbolic_trace.txt")}});
+      absl::StatusOr<Dump> b = LoadDumpFromMemory(
+          "b", {{"g.txt", testing::ReadTestdata("generated/" + m + "/fx_make_fx.txt")}});
+      ASSERT_TRUE(a.ok() && b.ok());
+      absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+      ASSERT_TRUE(d.ok()) << d.status();
+      int substitutions = 0;
+      for (const Finding& f : d->findings) {
+        if (f.id != "op-substitution") continue;
+        ++substitutions;
+        const bool explained = f.title.find("(known equivalent)") != std::string::npos ||
+                               f.title.find("(known lowering)") != std::string::npos;
+        EXPECT_TRUE(explained) << m << (swap ? " swapped: " : ": ") << f.title;
+        EXPECT_EQ(f.severity, Severity::kInfo) << m << ": " << f.title;
+        EXPECT_EQ(f.title.find("dropout"), std::string::npos) << f.title;
+      }
+      EXPECT_GT(substitutions, 0) << m;  // the lowerings are still shown
     }
   }
 }

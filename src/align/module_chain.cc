@@ -35,6 +35,8 @@ constexpr double kExtra = 0.6;         // each aten node beyond the first
 constexpr double kNameHit = 0.4;       // the run holds an op the name suggests
 constexpr double kClassMiss = 0.5;     // a function op whose run lacks its op
 constexpr double kLateEmpty = 1e-3;    // ties: the earlier module vanishes
+constexpr double kFitExtra = 0.1;      // an extra node the op is known to become
+constexpr double kSuffix = 0.45;       // an aten node left for a join after the chain
 
 struct Side {
   const SideView* v;
@@ -152,7 +154,7 @@ void ModuleChainMatcher::Run(State& st) {
     return m != kNone ? m : value[n];
   };
 
-  std::vector<uint32_t> ops, aops, siblings, starts, users;
+  std::vector<uint32_t> ops, aops, siblings, starts, users, reach, prefix;
   std::vector<uint64_t> want;
   std::vector<double> dp;
   std::vector<uint32_t> choice;
@@ -190,6 +192,43 @@ void ModuleChainMatcher::Run(State& st) {
                                     return aops != ops;
                                   }),
                    siblings.end());
+    // A join whose aten op reads what its operands' chains computed after
+    // them (`matmul`: `expand`, `clone`, `_unsafe_view` of each, then
+    // `bmm`): walk each operand's free single-reader chain a few steps; the
+    // node the walks meet at starts the join, and the walked nodes are
+    // part of its decomposition.
+    prefix.clear();
+    if (starts.empty() && ops.size() >= 2) {
+      uint32_t join = kNone;
+      bool ok = true;
+      reach.clear();
+      for (uint32_t p : ops) {
+        uint32_t cur = value_of(p);
+        reach.push_back(cur);
+        uint32_t meet = kNone;
+        for (uint32_t step = 0; step < kMaxRun; ++step) {
+          DataUsers(st, A, cur, &users);
+          if (users.size() != 1) break;
+          DataOperands(A, users[0], &aops);
+          if (aops.size() != 1) {
+            meet = users[0];
+            break;
+          }
+          cur = users[0];
+          reach.push_back(cur);
+          prefix.push_back(cur);
+        }
+        if (meet == kNone || (join != kNone && meet != join)) ok = false;
+        join = meet;
+      }
+      if (ok && join != kNone) {
+        std::sort(reach.begin(), reach.end());
+        DataOperands(A, join, &aops);
+        for (uint32_t x : aops) ok &= std::binary_search(reach.begin(), reach.end(), x);
+        if (ok) starts.assign(1, join);
+      }
+      if (starts.empty()) prefix.clear();
+    }
     uint32_t start = kNone;
     if (starts.size() == siblings.size()) {
       const size_t k = std::find(siblings.begin(), siblings.end(), v) - siblings.begin();
@@ -236,12 +275,18 @@ void ModuleChainMatcher::Run(State& st) {
             // readily than a module whose class nobody knows.
             cost = (vanish ? 0.0 : kEmpty) + (function ? kClassMiss : 0.0) + kLateEmpty * i;
           } else {
+            // Each node beyond the first costs, less when it is one the
+            // node is known to become (`getitem` -> three `slice`s).
             bool hit = false;
+            cost = -kExtra;
             for (uint32_t q = t; q < t + len; ++q) {
-              hit |= std::find(want.begin(), want.end(), A.v->cls[d[q]]) != want.end();
+              const bool fits =
+                  std::find(want.begin(), want.end(), A.v->cls[d[q]]) != want.end();
+              hit |= fits;
+              cost += fits ? kFitExtra : kExtra;
             }
-            cost = kExtra * (len - 1) - (hit ? kNameHit : 0.0) +
-                   (function && !hit ? kClassMiss : 0.0) + (vanish ? kEmpty : 0.0);
+            cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
+                    (vanish ? kEmpty : 0.0);
           }
           if (base + cost < dp[at(i + 1, t + len)]) {
             dp[at(i + 1, t + len)] = base + cost;
@@ -250,12 +295,32 @@ void ModuleChainMatcher::Run(State& st) {
         }
       }
     }
-    // Every aten node of the chain belongs to some module node; if the
-    // chain cannot be covered (more than kMaxRun each), take the longest
-    // covered prefix.
+    // The aten chain may run on past the module chain's end: the nodes a
+    // join (`matmul` of two chains) computes before its own op (`expand`,
+    // `clone`, `_unsafe_view` of each operand) sit at the end of the
+    // chains it reads. Left over, they are the join's to take.
+    // Only where the aten chain does end at a join.
+    bool before_join = false;
+    DataUsers(st, A, d.back(), &users);
+    if (users.size() == 1) {
+      DataOperands(A, users[0], &aops);
+      before_join = aops.size() >= 2;
+    }
     uint32_t end = j;
-    while (end > 0 && dp[at(k, end)] == inf) --end;
-    if (dp[at(k, end)] == inf) continue;
+    double best = dp[at(k, j)];
+    for (uint32_t t = 0; before_join && t < j; ++t) {
+      const double total = dp[at(k, t)] + kSuffix * (j - t);
+      if (total < best) {
+        best = total;
+        end = t;
+      }
+    }
+    if (best == inf) {
+      // Runs of at most kMaxRun cannot cover the chain: the longest
+      // covered prefix.
+      while (end > 0 && dp[at(k, end)] == inf) --end;
+      if (dp[at(k, end)] == inf) continue;
+    }
     std::vector<uint32_t> run_begin(k + 1);
     run_begin[k] = end;
     for (uint32_t i = k, t = end; i > 0; --i) {
@@ -290,6 +355,11 @@ void ModuleChainMatcher::Run(State& st) {
         }
       };
       for (uint32_t q = b; q + 1 < e; ++q) cover(d[q]);
+      if (i == 0) {
+        for (uint32_t x : prefix) {
+          if (st.free(as, x)) cover(x);
+        }
+      }
       for (uint32_t q = b; q < e; ++q) {
         for (const ValueRef& r : A.v->operands(d[q])) {
           const uint32_t x = r.node;
