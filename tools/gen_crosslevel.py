@@ -25,7 +25,8 @@ and for tiny_gpt also
 
 plus crosslevel.json (node/input/output counts and op histograms from the
 GraphModule objects, as tools/gen_testdata.py computes them, and per model the
-torch.nn class of every called module, `<model>/modules`). Random weights,
+torch.nn class of every called module, `<model>/modules`, also for
+gen_testdata.py's resnet18, mlp and transformer_block). Random weights,
 seeded; nothing is downloaded. Models run in eval mode, so Dropout is the
 identity and vanishes from the aten graph.
 """
@@ -209,6 +210,7 @@ def main(argv):
     args = parser.parse_args(argv)
     try:
         import torch
+        import torch.fx
         import torchvision
     except ImportError as e:
         sys.stderr.write(f"gen_crosslevel.py needs torch and torchvision ({e}); run it with "
@@ -223,6 +225,14 @@ def main(argv):
         facts, desc = generate(name, out_dir)
         all_facts.update(facts)
         all_facts[f"_description/{name}"] = desc
+    # The module classes behind tools/gen_testdata.py's symbolic traces too,
+    # so the same checks hold on its models (their files are not rewritten).
+    for name in ("resnet18", "mlp", "transformer_block"):
+        model, _, _ = gen_testdata.build_model(name)
+        traced = torch.fx.symbolic_trace(model)
+        all_facts[f"{name}/modules"] = {
+            n.target: type(traced.get_submodule(n.target)).__name__
+            for n in traced.graph.nodes if n.op == "call_module"}
     with open(os.path.join(out_dir, "crosslevel.json"), "w") as f:
         json.dump(dict(sorted(all_facts.items())), f, indent=1, sort_keys=True)
         f.write("\n")
