@@ -25,13 +25,14 @@
 namespace graphdiff {
 namespace {
 
-Graph Load(const std::string& relative) {
-  absl::StatusOr<ParsedText> parsed =
-      ParseText(testing::ReadTestdata("generated/" + relative), relative);
+Graph LoadFrom(const std::string& relative) {
+  absl::StatusOr<ParsedText> parsed = ParseText(testing::ReadTestdata(relative), relative);
   EXPECT_TRUE(parsed.ok()) << parsed.status();
   if (!parsed.ok() || parsed->graphs.empty()) return Graph();
   return std::move(parsed->graphs[0]);
 }
+
+Graph Load(const std::string& relative) { return LoadFrom("generated/" + relative); }
 
 const nlohmann::json& Facts() {
   static const auto* facts = new nlohmann::json(
@@ -268,8 +269,9 @@ TEST(AlignRewrite, InsertedNodesLeaveNeighboursPaired) {
 // of ops the equivalence table does not call one op, made by the relaxed
 // matcher. Each needs structural support; without it the nodes stay
 // one-sided rather than becoming `aten::clone -> aten::view_copy`.
-std::vector<std::string> Substitutions(const std::string& l, const std::string& r) {
-  Graph left = Load(l), right = Load(r);
+std::vector<std::string> Substitutions(const std::string& l, const std::string& r,
+                                       const std::string& dir = "generated/") {
+  Graph left = LoadFrom(dir + l), right = LoadFrom(dir + r);
   absl::StatusOr<Alignment> a = Align(left, right);
   EXPECT_TRUE(a.ok()) << a.status();
   std::vector<std::string> out;
@@ -279,7 +281,10 @@ std::vector<std::string> Substitutions(const std::string& l, const std::string& 
     if (!(p.reasons & kChangedOp)) continue;
     std::string_view lo = left.str(left.nodes[p.left].op), ro = right.str(right.nodes[p.right].op);
     if (eq.ClassOf(lo) == eq.ClassOf(ro)) continue;
-    if (left.nodes[p.left].kind == NodeKind::kModuleCall) continue;
+    if (left.nodes[p.left].kind == NodeKind::kModuleCall ||
+        right.nodes[p.right].kind == NodeKind::kModuleCall) {
+      continue;
+    }
     out.push_back(std::string(lo) + " -> " + std::string(ro) + " (" +
                   std::string(MatcherName(p.matcher)) + ")");
   }
@@ -308,6 +313,23 @@ TEST(AlignSubstitutions, NoneWithoutStructuralSupportOnGeneratedLevelPairs) {
         for (const std::string& x : subs) {
           ADD_FAILURE() << (swap ? r + " vs " + l : l + " vs " + r) << ": " << x;
         }
+      }
+    }
+  }
+  // Batch 2 at 64x64 against batch 4 at 224x224, and the ResNet-18 case.
+  for (const char* f : {"fx_make_fx.txt", "fx_aot_forward.txt", "ir_eager.txt", "ir_aot_forward.txt"}) {
+    for (bool swap : {false, true}) {
+      const std::string l = std::string("resnet18/") + f, r = std::string("resnet18_224/") + f;
+      for (const std::string& x : swap ? Substitutions(r, l) : Substitutions(l, r)) {
+        ADD_FAILURE() << l << (swap ? " (swapped): " : ": ") << x;
+      }
+    }
+  }
+  for (const char* f : {"ir.txt", "fx_graph.txt"}) {
+    for (bool swap : {false, true}) {
+      const std::string l = std::string("torchxla_trace_once/") + f, r = std::string("openxla/") + f;
+      for (const std::string& x : swap ? Substitutions(r, l, "resnet18-xla5430/") : Substitutions(l, r, "resnet18-xla5430/")) {
+        ADD_FAILURE() << l << (swap ? " (swapped): " : ": ") << x;
       }
     }
   }
