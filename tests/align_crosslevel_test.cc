@@ -223,7 +223,8 @@ Rewrite MeasureRewrite(bool original_left) {
   for (const NodePair& p : a->pairs) {
     const uint32_t b = original_left ? p.left : p.right, c = original_left ? p.right : p.left;
     std::string bop(before.str(before.nodes[b].op)), cop(after.str(after.nodes[c].op));
-    if (gelu.count(b) && bop == cop && before.str(before.nodes[b].name) == after.str(after.nodes[c].name)) {
+    const bool same_name = before.str(before.nodes[b].name) == after.str(after.nodes[c].name);
+    if (gelu.count(b) && bop == cop && same_name) {
       ++m.gelu_unchanged;
     }
     if (bop == "aten::view" && cop == "aten::reshape") {
@@ -317,7 +318,8 @@ TEST(AlignSubstitutions, NoneWithoutStructuralSupportOnGeneratedLevelPairs) {
     }
   }
   // Batch 2 at 64x64 against batch 4 at 224x224, and the ResNet-18 case.
-  for (const char* f : {"fx_make_fx.txt", "fx_aot_forward.txt", "ir_eager.txt", "ir_aot_forward.txt"}) {
+  for (const char* f :
+       {"fx_make_fx.txt", "fx_aot_forward.txt", "ir_eager.txt", "ir_aot_forward.txt"}) {
     for (bool swap : {false, true}) {
       const std::string l = std::string("resnet18/") + f, r = std::string("resnet18_224/") + f;
       for (const std::string& x : swap ? Substitutions(r, l) : Substitutions(l, r)) {
@@ -327,8 +329,10 @@ TEST(AlignSubstitutions, NoneWithoutStructuralSupportOnGeneratedLevelPairs) {
   }
   for (const char* f : {"ir.txt", "fx_graph.txt"}) {
     for (bool swap : {false, true}) {
-      const std::string l = std::string("torchxla_trace_once/") + f, r = std::string("openxla/") + f;
-      for (const std::string& x : swap ? Substitutions(r, l, "resnet18-xla5430/") : Substitutions(l, r, "resnet18-xla5430/")) {
+      const std::string l = std::string("torchxla_trace_once/") + f;
+      const std::string r = std::string("openxla/") + f;
+      const std::string dir = "resnet18-xla5430/";
+      for (const std::string& x : swap ? Substitutions(r, l, dir) : Substitutions(l, r, dir)) {
         ADD_FAILURE() << l << (swap ? " (swapped): " : ": ") << x;
       }
     }
@@ -342,7 +346,8 @@ TEST(AlignSubstitutions, NoneWithoutStructuralSupportOnGeneratedLevelPairs) {
 TEST(AlignCrossLevel, GenTestdataModelsAgainstMakeFx) {
   for (const char* model : {"resnet18", "mlp", "transformer_block"}) {
     for (bool module_left : {true, false}) {
-      const std::string what = std::string(model) + (module_left ? " module->aten" : " aten->module");
+      const std::string what =
+          std::string(model) + (module_left ? " module->aten" : " aten->module");
       CrossLevel m = Measure(model, module_left);
       Report(what, m);
       EXPECT_GT(m.calls, 0) << what;
