@@ -396,5 +396,26 @@ TEST(AlignCrossLevel, DiffOfTwoLevelsNamesNoSubstitution) {
   }
 }
 
+// Swapping the sides gives the mirror alignment, pair for pair.
+TEST(AlignCrossLevel, SwappingSidesMirrorsThePairs) {
+  const std::pair<const char*, const char*> kPairs[] = {
+      {"mobilenet_v2/fx_symbolic_trace.txt", "mobilenet_v2/fx_make_fx.txt"},
+      {"squeezenet1_0/fx_symbolic_trace.txt", "squeezenet1_0/fx_make_fx.txt"},
+      {"tiny_gpt/fx_symbolic_trace.txt", "tiny_gpt/fx_make_fx.txt"},
+      {"tiny_gpt/fx_make_fx.txt", "tiny_gpt/fx_make_fx_pregrad.txt"},
+  };
+  for (const auto& [a, b] : kPairs) {
+    Graph l = Load(a), r = Load(b);
+    absl::StatusOr<Alignment> fwd = Align(l, r), rev = Align(r, l);
+    ASSERT_TRUE(fwd.ok() && rev.ok());
+    std::set<std::pair<uint32_t, uint32_t>> x, y;
+    for (const NodePair& p : fwd->pairs) x.insert({p.left, p.right});
+    for (const NodePair& p : rev->pairs) y.insert({p.right, p.left});
+    EXPECT_EQ(x, y) << a << " vs " << b;
+    EXPECT_EQ(fwd->left_only, rev->right_only) << a;
+    EXPECT_EQ(fwd->right_only, rev->left_only) << a;
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff
