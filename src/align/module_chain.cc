@@ -14,6 +14,7 @@
 // linear in the graph.
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -89,51 +90,81 @@ std::vector<uint32_t> Chain(const State& st, const Side& x, uint32_t start) {
   return chain;
 }
 
-}  // namespace
-
-void ModuleChainMatcher::Run(State& st) {
-  int ms = -1;
-  for (int s = 0; s < 2; ++s) {
-    bool any = false;
-    for (uint32_t v = 0; v < st.side[s].size && !any; ++v) any = st.side[s].module[v];
-    if (!any) continue;
-    if (ms != -1) return;  // both module-level: same-level matchers do it
-    ms = s;
+// The matcher's working state: the two sides, which nodes carry data, and
+// where each module-side value lives on the aten side.
+class ChainAligner {
+ public:
+  ChainAligner(State& st, int ms) : st_(st), ms_(ms), as_(1 - ms) {
+    for (int s = 0; s < 2; ++s) {
+      Side& x = sides_[s];
+      x.v = &st.side[s];
+      x.s = s;
+      x.param.assign(x.v->size, 0);
+      for (uint32_t n = 0; n < x.v->size; ++n) {
+        // Graph inputs carry data; get_attr and constants are parameters.
+        if (x.v->leaf[n]) {
+          x.param[n] = x.v->graph->nodes[n].kind != NodeKind::kInput;
+          continue;
+        }
+        // A module call on parameters alone (`wpe(self.pos)`) counts as
+        // one: its aten decomposition reads only get_attr nodes too.
+        bool all = true;
+        for (const ValueRef& r : x.v->operands(n)) all &= x.param[r.node] != 0;
+        x.param[n] = all && !x.v->operands(n).empty() ? 1 : 0;
+      }
+    }
+    value_.assign(M().v->size, kNone);
   }
-  if (ms == -1) return;
-  const int as = 1 - ms;
-  Side sides[2];
-  for (int s = 0; s < 2; ++s) {
-    Side& x = sides[s];
-    x.v = &st.side[s];
-    x.s = s;
-    x.param.assign(x.v->size, 0);
-    for (uint32_t n = 0; n < x.v->size; ++n) {
-      // Graph inputs carry data; get_attr and constants are parameters.
-      if (x.v->leaf[n]) {
-        x.param[n] = x.v->graph->nodes[n].kind != NodeKind::kInput;
+
+  void Run() {
+    std::vector<uint32_t> run_begin;
+    for (uint32_t v = 0; v < M().v->size; ++v) {
+      if (!Main(st_, M(), v) || value_[v] != kNone) continue;
+      DataOperands(M(), v, &ops_);
+      if (ops_.empty()) continue;
+      bool ready = true;
+      for (uint32_t p : ops_) ready &= ValueOf(p) != kNone;
+      if (!ready) continue;
+      const uint32_t first = ValueOf(ops_[0]);
+      const uint32_t start = FindStart(v);
+      if (start == kNone) {
+        // No aten node to start from: only a module that vanishes passes
+        // the value on (its readers then start from it). Walking the chain
+        // here could repeat for every node of an unpairable chain.
+        bool vanish = false;
+        Expected(v, &want_, &vanish);
+        if (vanish && ops_.size() == 1) value_[v] = first;
         continue;
       }
-      // A module call on parameters alone (`wpe(self.pos)`) counts as one:
-      // its aten decomposition reads only get_attr nodes too.
-      bool all = true;
-      for (const ValueRef& r : x.v->operands(n)) all &= x.param[r.node] != 0;
-      x.param[n] = all && !x.v->operands(n).empty() ? 1 : 0;
+      const std::vector<uint32_t> c = Chain(st_, M(), v);
+      const std::vector<uint32_t> d = Chain(st_, A(), start);
+      if (AlignRuns(c, d, &run_begin)) Commit(c, d, run_begin, first);
     }
+    PairParameterModules();
   }
-  const Side& M = sides[ms];
-  const Side& A = sides[as];
-  const OpEquivalence& eq = *st.equivalence;
+
+ private:
+  const Side& M() const { return sides_[ms_]; }
+  const Side& A() const { return sides_[as_]; }
+
+  // Where a module-side value lives on the aten side: its pair, or for a
+  // node that vanished, the value it passed through.
+  uint32_t ValueOf(uint32_t n) const {
+    const uint32_t m = st_.map[ms_][n];
+    return m != kNone ? m : value_[n];
+  }
 
   // What a module-side node may become, as aten class hashes.
-  auto expected = [&](uint32_t n, std::vector<uint64_t>* out, bool* vanish) {
+  void Expected(uint32_t n, std::vector<uint64_t>* out, bool* vanish) const {
     out->clear();
     *vanish = false;
-    const Graph& g = *M.v->graph;
+    const OpEquivalence& eq = *st_.equivalence;
+    const Graph& g = *M().v->graph;
     const Node& node = g.nodes[n];
-    if (!M.v->module[n]) {
-      // A function (`F.adaptive_avg_pool2d`) may decompose as its module does.
-      out->push_back(M.v->cls[n]);
+    if (!M().v->module[n]) {
+      // A function (`F.adaptive_avg_pool2d`) may decompose as its module
+      // does.
+      out->push_back(M().v->cls[n]);
       for (std::string_view op : ModuleDecomposition(g.str(node.op))) {
         out->push_back(HashString(eq.ClassOf(op)));
       }
@@ -143,130 +174,111 @@ void ModuleChainMatcher::Run(State& st) {
     std::string_view rep = ModuleOpFromName(target ? *target : g.str(node.op));
     if (rep.empty()) return;
     *vanish = ModuleMayVanish(rep);
-    for (std::string_view op : ModuleDecomposition(rep)) out->push_back(HashString(eq.ClassOf(op)));
-  };
+    for (std::string_view op : ModuleDecomposition(rep)) {
+      out->push_back(HashString(eq.ClassOf(op)));
+    }
+  }
 
-  // Where a module-side value lives on the aten side: its pair, or for a
-  // node that vanished, the value it passed through.
-  std::vector<uint32_t> value(M.v->size, kNone);
-  auto value_of = [&](uint32_t n) {
-    const uint32_t m = st.map[ms][n];
-    return m != kNone ? m : value[n];
-  };
-
-  std::vector<uint32_t> ops, aops, siblings, starts, users, reach, prefix;
-  std::vector<uint64_t> want;
-  std::vector<double> dp;
-  std::vector<uint32_t> choice;
-  for (uint32_t v = 0; v < M.v->size; ++v) {
-    if (!Main(st, M, v) || value[v] != kNone) continue;
-    DataOperands(M, v, &ops);
-    if (ops.empty()) continue;
-    bool ready = true;
-    for (uint32_t p : ops) ready &= value_of(p) != kNone;
-    if (!ready) continue;
-    // Aten starts: free data users of the first operand's value that read
-    // the values of all the others too.
-    const uint32_t first = value_of(ops[0]);
-    DataUsers(st, A, first, &starts);
-    starts.erase(std::remove_if(starts.begin(), starts.end(),
-                                [&](uint32_t u) {
-                                  DataOperands(A, u, &aops);
-                                  if (aops.size() != ops.size()) return true;
-                                  for (uint32_t p : ops) {
-                                    if (!std::binary_search(aops.begin(), aops.end(),
-                                                            value_of(p))) {
-                                      return true;
-                                    }
-                                  }
-                                  return false;
-                                }),
-                 starts.end());
+  // The aten node where module-side node `v` (whose data operands are
+  // ops_) starts, or kNone; fills prefix_ with nodes a join takes before
+  // its start.
+  uint32_t FindStart(uint32_t v) {
+    // Free data users of the first operand's value that read the values of
+    // all the others too, and nothing else.
+    DataUsers(st_, A(), ValueOf(ops_[0]), &starts_);
+    starts_.erase(std::remove_if(starts_.begin(), starts_.end(),
+                                 [&](uint32_t u) {
+                                   DataOperands(A(), u, &aops_);
+                                   if (aops_.size() != ops_.size()) return true;
+                                   for (uint32_t p : ops_) {
+                                     if (!std::binary_search(aops_.begin(), aops_.end(),
+                                                             ValueOf(p))) {
+                                       return true;
+                                     }
+                                   }
+                                   return false;
+                                 }),
+                  starts_.end());
     // Module-side siblings reading the same values, in node order: both
     // traces record one forward in execution order, so the k-th reader on
     // one side is the k-th on the other when their counts agree.
-    DataUsers(st, M, ops[0], &siblings);
-    siblings.erase(std::remove_if(siblings.begin(), siblings.end(),
-                                  [&](uint32_t u) {
-                                    DataOperands(M, u, &aops);
-                                    return aops != ops;
-                                  }),
-                   siblings.end());
-    // A join whose aten op reads what its operands' chains computed after
-    // them (`matmul`: `expand`, `clone`, `_unsafe_view` of each, then
-    // `bmm`): walk each operand's free single-reader chain a few steps; the
-    // node the walks meet at starts the join, and the walked nodes are
-    // part of its decomposition.
-    prefix.clear();
-    if (starts.empty() && ops.size() >= 2) {
-      uint32_t join = kNone;
-      bool ok = true;
-      reach.clear();
-      for (uint32_t p : ops) {
-        uint32_t cur = value_of(p);
-        reach.push_back(cur);
-        uint32_t meet = kNone;
-        for (uint32_t step = 0; step < kMaxRun; ++step) {
-          DataUsers(st, A, cur, &users);
-          if (users.size() != 1) break;
-          DataOperands(A, users[0], &aops);
-          if (aops.size() != 1) {
-            meet = users[0];
-            break;
-          }
-          cur = users[0];
-          reach.push_back(cur);
-          prefix.push_back(cur);
-        }
-        if (meet == kNone || (join != kNone && meet != join)) ok = false;
-        join = meet;
-      }
-      if (ok && join != kNone) {
-        std::sort(reach.begin(), reach.end());
-        DataOperands(A, join, &aops);
-        for (uint32_t x : aops) ok &= std::binary_search(reach.begin(), reach.end(), x);
-        if (ok) starts.assign(1, join);
-      }
-      if (starts.empty()) prefix.clear();
+    DataUsers(st_, M(), ops_[0], &siblings_);
+    siblings_.erase(std::remove_if(siblings_.begin(), siblings_.end(),
+                                   [&](uint32_t u) {
+                                     DataOperands(M(), u, &aops_);
+                                     return aops_ != ops_;
+                                   }),
+                    siblings_.end());
+    prefix_.clear();
+    if (starts_.empty() && ops_.size() >= 2) FindJoin();
+    if (starts_.size() == siblings_.size()) {
+      const size_t k = std::find(siblings_.begin(), siblings_.end(), v) - siblings_.begin();
+      return k < starts_.size() ? starts_[k] : kNone;
     }
-    uint32_t start = kNone;
-    if (starts.size() == siblings.size()) {
-      const size_t k = std::find(siblings.begin(), siblings.end(), v) - siblings.begin();
-      if (k < starts.size()) start = starts[k];
-    } else if (!M.v->module[v]) {
-      for (uint32_t u : starts) {
-        if (A.v->cls[u] == M.v->cls[v]) {
-          start = u;
+    if (!M().v->module[v]) {
+      for (uint32_t u : starts_) {
+        if (A().v->cls[u] == M().v->cls[v]) return u;
+      }
+      return kNone;
+    }
+    return starts_.size() == 1 ? starts_[0] : kNone;
+  }
+
+  // A join whose aten op reads what its operands' chains computed after
+  // them (`matmul`: `expand`, `clone`, `_unsafe_view` of each, then `bmm`):
+  // walk each operand's free single-reader chain a few steps; the node the
+  // walks meet at starts the join, and the walked nodes (prefix_) are part
+  // of its decomposition.
+  void FindJoin() {
+    uint32_t join = kNone;
+    bool ok = true;
+    reach_.clear();
+    for (uint32_t p : ops_) {
+      uint32_t cur = ValueOf(p);
+      reach_.push_back(cur);
+      uint32_t meet = kNone;
+      for (uint32_t step = 0; step < kMaxRun; ++step) {
+        DataUsers(st_, A(), cur, &users_);
+        if (users_.size() != 1) break;
+        DataOperands(A(), users_[0], &aops_);
+        if (aops_.size() != 1) {
+          meet = users_[0];
           break;
         }
+        cur = users_[0];
+        reach_.push_back(cur);
+        prefix_.push_back(cur);
       }
-    } else if (starts.size() == 1) {
-      start = starts[0];
+      if (meet == kNone || (join != kNone && meet != join)) ok = false;
+      join = meet;
     }
-    if (start == kNone) {
-      // No aten node to start from: only a module that vanishes passes the
-      // value on (its readers then start from it). Walking the chain here
-      // could repeat for every node of an unpairable chain.
-      bool vanish = false;
-      expected(v, &want, &vanish);
-      if (vanish && ops.size() == 1) value[v] = first;
-      continue;
+    if (ok && join != kNone) {
+      std::sort(reach_.begin(), reach_.end());
+      DataOperands(A(), join, &aops_);
+      for (uint32_t x : aops_) ok &= std::binary_search(reach_.begin(), reach_.end(), x);
+      if (ok) starts_.assign(1, join);
     }
-    std::vector<uint32_t> c = Chain(st, M, v);
-    std::vector<uint32_t> d = Chain(st, A, start);
+    if (starts_.empty()) prefix_.clear();
+  }
+
+  // The dynamic programme: run_begin[i] is where module node c[i]'s run of
+  // d starts, run_begin[k] where the runs end. False when no run
+  // assignment covers even a prefix.
+  bool AlignRuns(const std::vector<uint32_t>& c, const std::vector<uint32_t>& d,
+                 std::vector<uint32_t>* run_begin) {
     const uint32_t k = static_cast<uint32_t>(c.size()), j = static_cast<uint32_t>(d.size());
     // dp[i][t]: cost of aligning c[0..i) with d[0..t).
     const double inf = std::numeric_limits<double>::infinity();
-    dp.assign(static_cast<size_t>(k + 1) * (j + 1), inf);
-    choice.assign(static_cast<size_t>(k + 1) * (j + 1), 0);
+    dp_.assign(static_cast<size_t>(k + 1) * (j + 1), inf);
+    choice_.assign(static_cast<size_t>(k + 1) * (j + 1), 0);
     auto at = [&](uint32_t i, uint32_t t) { return static_cast<size_t>(i) * (j + 1) + t; };
-    dp[at(0, 0)] = 0;
+    dp_[at(0, 0)] = 0;
     for (uint32_t i = 0; i < k; ++i) {
       bool vanish = false;
-      expected(c[i], &want, &vanish);
-      const bool function = !M.v->module[c[i]];
+      Expected(c[i], &want_, &vanish);
+      const bool function = !M().v->module[c[i]];
       for (uint32_t t = 0; t <= j; ++t) {
-        const double base = dp[at(i, t)];
+        const double base = dp_[at(i, t)];
         if (base == inf) continue;
         for (uint32_t len = 0; len <= kMaxRun && t + len <= j; ++len) {
           double cost;
@@ -281,35 +293,34 @@ void ModuleChainMatcher::Run(State& st) {
             cost = -kExtra;
             for (uint32_t q = t; q < t + len; ++q) {
               const bool fits =
-                  std::find(want.begin(), want.end(), A.v->cls[d[q]]) != want.end();
+                  std::find(want_.begin(), want_.end(), A().v->cls[d[q]]) != want_.end();
               hit |= fits;
               cost += fits ? kFitExtra : kExtra;
             }
             cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
                     (vanish ? kEmpty : 0.0);
           }
-          if (base + cost < dp[at(i + 1, t + len)]) {
-            dp[at(i + 1, t + len)] = base + cost;
-            choice[at(i + 1, t + len)] = len;
+          if (base + cost < dp_[at(i + 1, t + len)]) {
+            dp_[at(i + 1, t + len)] = base + cost;
+            choice_[at(i + 1, t + len)] = len;
           }
         }
       }
     }
     // The aten chain may run on past the module chain's end: the nodes a
-    // join (`matmul` of two chains) computes before its own op (`expand`,
-    // `clone`, `_unsafe_view` of each operand) sit at the end of the
-    // chains it reads. Left over, they are the join's to take.
-    // Only where the aten chain does end at a join.
+    // join (`matmul` of two chains) computes before its own op sit at the
+    // end of the chains it reads. Left over, they are the join's to take;
+    // only where the aten chain does end at a join.
     bool before_join = false;
-    DataUsers(st, A, d.back(), &users);
-    if (users.size() == 1) {
-      DataOperands(A, users[0], &aops);
-      before_join = aops.size() >= 2;
+    DataUsers(st_, A(), d.back(), &users_);
+    if (users_.size() == 1) {
+      DataOperands(A(), users_[0], &aops_);
+      before_join = aops_.size() >= 2;
     }
     uint32_t end = j;
-    double best = dp[at(k, j)];
+    double best = dp_[at(k, j)];
     for (uint32_t t = 0; before_join && t < j; ++t) {
-      const double total = dp[at(k, t)] + kSuffix * (j - t);
+      const double total = dp_[at(k, t)] + kSuffix * (j - t);
       if (total < best) {
         best = total;
         end = t;
@@ -318,79 +329,111 @@ void ModuleChainMatcher::Run(State& st) {
     if (best == inf) {
       // Runs of at most kMaxRun cannot cover the chain: the longest
       // covered prefix.
-      while (end > 0 && dp[at(k, end)] == inf) --end;
-      if (dp[at(k, end)] == inf) continue;
+      while (end > 0 && dp_[at(k, end)] == inf) --end;
+      if (dp_[at(k, end)] == inf) return false;
     }
-    std::vector<uint32_t> run_begin(k + 1);
-    run_begin[k] = end;
+    run_begin->assign(k + 1, 0);
+    (*run_begin)[k] = end;
     for (uint32_t i = k, t = end; i > 0; --i) {
-      t -= choice[at(i, t)];
-      run_begin[i - 1] = t;
+      t -= choice_[at(i, t)];
+      (*run_begin)[i - 1] = t;
     }
+    return true;
+  }
+
+  // Pairs each module node with the last node of its run; the rest of the
+  // run, the join's prefix and parameter preparation only the run reads
+  // (`t` of a weight) are its decomposition.
+  void Commit(const std::vector<uint32_t>& c, const std::vector<uint32_t>& d,
+              const std::vector<uint32_t>& run_begin, uint32_t first) {
     uint32_t carried = first;
-    for (uint32_t i = 0; i < k; ++i) {
+    for (uint32_t i = 0; i + 1 < run_begin.size(); ++i) {
       const uint32_t b = run_begin[i], e = run_begin[i + 1];
       if (b == e) {
-        value[c[i]] = carried;
+        value_[c[i]] = carried;
         continue;
       }
-      // The node whose value leaves the run is the counterpart; the rest of
-      // the run, and parameter preparation read only by it (`t` of a
-      // weight), are the decomposition.
       const uint32_t root = d[e - 1];
       carried = root;
-      if (e - b == 1 && !M.v->module[c[i]] && M.v->cls[c[i]] == A.v->cls[root]) {
+      if (e - b == 1 && !M().v->module[c[i]] && M().v->cls[c[i]] == A().v->cls[root]) {
         // The same op on both levels: propagation pairs it from its
         // operands, as it would without module calls around.
-        value[c[i]] = root;
+        value_[c[i]] = root;
         continue;
       }
-      st.MatchSided(ms, c[i], root, MatcherId::kRelaxed);
+      st_.MatchSided(ms_, c[i], root, MatcherId::kRelaxed);
       auto cover = [&](uint32_t x) {
-        st.covered[as][x] = 1;
-        if (ms == 0) {
-          st.extra.emplace_back(c[i], x);
+        st_.covered[as_][x] = 1;
+        if (ms_ == 0) {
+          st_.extra.emplace_back(c[i], x);
         } else {
-          st.extra.emplace_back(x, c[i]);
+          st_.extra.emplace_back(x, c[i]);
         }
       };
       for (uint32_t q = b; q + 1 < e; ++q) cover(d[q]);
       if (i == 0) {
-        for (uint32_t x : prefix) {
-          if (st.free(as, x)) cover(x);
+        for (uint32_t x : prefix_) {
+          if (st_.free(as_, x)) cover(x);
         }
       }
       for (uint32_t q = b; q < e; ++q) {
-        for (const ValueRef& r : A.v->operands(d[q])) {
+        for (const ValueRef& r : A().v->operands(d[q])) {
           const uint32_t x = r.node;
-          if (!A.param[x] || A.v->leaf[x] || !st.free(as, x)) continue;
+          if (!A().param[x] || A().v->leaf[x] || !st_.free(as_, x)) continue;
           bool only = true;
-          for (const Use& u : A.v->users(x)) {
+          for (const Use& u : A().v->users(x)) {
             only &= std::find(d.begin() + b, d.begin() + e, u.user) != d.begin() + e;
           }
           if (only) cover(x);
         }
       }
-      carried = root;
     }
   }
+
   // Module calls on parameters alone pair with the parameter-only operand
   // at their place in the reader's counterpart (`wpe(self.pos)` with
   // `embedding(_param_constant1, _tensor_constant0)`).
-  for (uint32_t n = 0; n < M.v->size; ++n) {
-    if (!M.v->module[n] || !M.param[n] || !st.free(ms, n)) continue;
-    for (const Use& u : M.v->users(n)) {
-      const uint32_t m = st.map[ms][u.user];
-      if (m == kNone) continue;
-      auto theirs = A.v->operands(m);
-      if (u.pos >= theirs.size()) continue;
-      const uint32_t x = theirs[u.pos].node;
-      if (A.param[x] && !A.v->leaf[x] && st.free(as, x)) {
-        st.MatchSided(ms, n, x, MatcherId::kRelaxed);
-        break;
+  void PairParameterModules() {
+    for (uint32_t n = 0; n < M().v->size; ++n) {
+      if (!M().v->module[n] || !M().param[n] || !st_.free(ms_, n)) continue;
+      for (const Use& u : M().v->users(n)) {
+        const uint32_t m = st_.map[ms_][u.user];
+        if (m == kNone) continue;
+        auto theirs = A().v->operands(m);
+        if (u.pos >= theirs.size()) continue;
+        const uint32_t x = theirs[u.pos].node;
+        if (A().param[x] && !A().v->leaf[x] && st_.free(as_, x)) {
+          st_.MatchSided(ms_, n, x, MatcherId::kRelaxed);
+          break;
+        }
       }
     }
   }
+
+  State& st_;
+  const int ms_, as_;  // the module-level side and the aten side
+  Side sides_[2];
+  std::vector<uint32_t> value_;
+  // Scratch, reused across nodes.
+  std::vector<uint32_t> ops_, aops_, siblings_, starts_, users_, reach_, prefix_;
+  std::vector<uint64_t> want_;
+  std::vector<double> dp_;
+  std::vector<uint32_t> choice_;
+};
+
+}  // namespace
+
+void ModuleChainMatcher::Run(State& st) {
+  int ms = -1;
+  for (int s = 0; s < 2; ++s) {
+    bool any = false;
+    for (uint32_t v = 0; v < st.side[s].size && !any; ++v) any = st.side[s].module[v];
+    if (!any) continue;
+    if (ms != -1) return;  // both module-level: same-level matchers do it
+    ms = s;
+  }
+  if (ms == -1) return;
+  ChainAligner(st, ms).Run();
 }
 
 }  // namespace graphdiff::align
