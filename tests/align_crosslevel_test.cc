@@ -238,12 +238,13 @@ Rewrite MeasureRewrite(bool original_left) {
 }
 
 // The case: 12 GELU blocks (`mul, mul, erf, add, mul`) around
-// which `view` became `reshape` and `convert_element_type` was inserted
-// before every matmul operand. Before: 36 nodes left-only, 158 right-only,
-// 108 bogus substitutions (`bmm -> convert_element_type`, `view -> bmm`,
-// ...). Now every GELU node pairs unchanged, every view pairs with its
-// reshape, the inserted converts are exactly the right-only nodes, and no
-// other substitution is made, both ways round.
+// which `view` became `reshape` and `convert_element_type` went around every
+// matmul (its operands and its result). Before: 384 nodes left-only, 600
+// right-only, the GELU `erf`s and `mul`s listed on both sides, 123 bogus
+// substitutions (`view -> convert_element_type` x48, `mul -> reshape` x24,
+// `add -> mul` x12, ...). Now every GELU node pairs unchanged, every view
+// pairs with its reshape, the inserted converts are exactly the right-only
+// nodes, and no other substitution is made, both ways round.
 TEST(AlignRewrite, InsertedNodesLeaveNeighboursPaired) {
   for (bool original_left : {true, false}) {
     const std::string what = original_left ? "before->after" : "after->before";

@@ -18,10 +18,11 @@ be led by structure. For every model (see MODELS) it writes <out>/<model>/:
 and for tiny_gpt also
 
   fx_make_fx_pregrad.txt the same aten graph after a rewrite in the style of
-                         inductor's pre-grad passes: every `view` becomes
-                         `reshape` and every `mm`/`addmm` operand goes through a
-                         `prims.convert_element_type` (to float32), so one op
-                         becomes several while the GELU blocks stay unchanged
+                         inductor's pre-grad passes and autocast: every `view`
+                         becomes `reshape`, and every `mm`/`addmm`/`bmm` operand
+                         and result goes through a `prims.convert_element_type`
+                         (to float32), so one op becomes several while the GELU
+                         blocks stay unchanged
 
 plus crosslevel.json (node/input/output counts and op histograms from the
 GraphModule objects, as tools/gen_testdata.py computes them, and per model the
@@ -147,10 +148,11 @@ def build_model(name):
 
 
 def pregrad_rewrite(gm):
-    """`view` -> `reshape`, and a convert_element_type before every matmul operand."""
+    """`view` -> `reshape`, and convert_element_type around every matmul (autocast style)."""
     import torch
 
     aten = torch.ops.aten
+    convert = torch.ops.prims.convert_element_type.default
     graph = gm.graph
     for node in list(graph.nodes):
         if node.op != "call_function":
@@ -162,10 +164,13 @@ def pregrad_rewrite(gm):
             first = 1 if node.target is aten.addmm.default else 0
             for i in range(first, first + 2):
                 with graph.inserting_before(node):
-                    args[i] = graph.call_function(
-                        torch.ops.prims.convert_element_type.default,
-                        (args[i], torch.float32))
+                    args[i] = graph.call_function(convert, (args[i], torch.float32))
             node.args = tuple(args)
+            # The result is cast back: every reader now reads the convert.
+            with graph.inserting_after(node):
+                out = graph.call_function(convert, (node, torch.float32))
+            node.replace_all_uses_with(out)
+            out.args = (node, torch.float32)
     graph.lint()
     gm.recompile()
     return gm
