@@ -399,6 +399,10 @@ TEST(AlignModuleClassTest, NamesMapToOps) {
   EXPECT_EQ(ModuleOpFromName("tok_embed"), "aten::embedding");
   EXPECT_EQ(ModuleOpFromName("mystery"), "");
   EXPECT_EQ(ModuleOpFromName("blocks.0"), "");
+  // Numbered Sequential children: the container's name is not the module's.
+  EXPECT_EQ(ModuleOpFromName("features.3.conv.0.1"), "");
+  EXPECT_EQ(ModuleOpFromName("classifier.0"), "");
+  EXPECT_EQ(ModuleOpFromName("getattr_L__self___features___3___conv___0___1"), "");
 }
 
 // The matchers one at a time, on a shared State.

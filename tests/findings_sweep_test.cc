@@ -57,7 +57,8 @@ std::vector<Case> Cases() {
       {"fx_make_fx.txt", "ir_eager.txt"},
       {"fx_aot_forward.txt", "ir_aot_forward.txt"},
   };
-  std::vector<std::string> models = {"mlp", "multi_output", "resnet18", "transformer_block"};
+  std::vector<std::string> models = {"mlp",      "multi_output",  "resnet18", "transformer_block",
+                                     "mobilenet_v2", "squeezenet1_0", "tiny_gpt"};
   std::vector<std::string> have = testing::ListDumpFiles("generated");
   auto exists = [&](const std::string& p) {
     return std::find(have.begin(), have.end(), p) != have.end();

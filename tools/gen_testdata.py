@@ -557,6 +557,9 @@ def write_readme(out_dir, names, facts, metas, versions, command):
         f"Versions: torch {versions['torch']}, torchvision {versions['torchvision']}, "
         f"Python {versions['python']} (Debian python3-torch / python3-torchvision).",
         "",
+        "`mobilenet_v2/`, `squeezenet1_0/`, `tiny_gpt/` and `crosslevel.json` are written by "
+        "`tools/gen_crosslevel.py` (module-level against aten-level FX; see its docstring).",
+        "",
         "## Models",
         "",
     ]

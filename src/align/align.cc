@@ -191,6 +191,10 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   // guess: what they pair is exactly what structure could not tell.
   align::PositionMatcher().Run(st);
   exact.Run(st);
+  // Module calls against their decompositions, from what is paired so far
+  // and before any guess by op class could pair a module with a look-alike.
+  align::ModuleChainMatcher().Run(st);
+  exact.Run(st);
   propagate.Run(st);
   align::SimilarityMatcher().Run(st);
   propagate.Run(st);

@@ -96,6 +96,16 @@ class RelaxedMatcher {
   void Run(State& state);
 };
 
+// Module-level FX against aten-level FX (only when exactly one side calls
+// modules): dataflow chains from paired nodes, each module call taking a run
+// of consecutive aten nodes (its decomposition, possibly none), by a small
+// dynamic programme per chain; module names only weigh in. Pairs are
+// "relaxed", as one-to-many decompositions are.
+class ModuleChainMatcher {
+ public:
+  void Run(State& state);
+};
+
 // The fingerprints of one side at `level` (bottom-up Merkle plus a two-round
 // top-down context refinement).
 Fingerprints ComputeFingerprints(const State& state, int side, Level level);

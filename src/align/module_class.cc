@@ -47,7 +47,48 @@ std::string_view Lookup(const std::string& word) {
   return {};
 }
 
+struct Decomposition {
+  std::string_view module_op;
+  std::vector<std::string_view> aten_ops;
+};
+
+const std::vector<Decomposition>& Decompositions() {
+  static const auto* table = new std::vector<Decomposition>{
+      {"aten::convolution", {"aten::convolution"}},
+      {"aten::batch_norm", {"aten::batch_norm"}},
+      {"aten::layer_norm", {"aten::layer_norm"}},
+      {"aten::relu", {"aten::relu", "aten::hardtanh", "aten::clamp", "aten::threshold"}},
+      {"aten::gelu", {"aten::gelu", "aten::erf", "aten::tanh", "aten::mul", "aten::add"}},
+      {"aten::silu", {"aten::silu", "aten::sigmoid", "aten::mul"}},
+      {"aten::sigmoid", {"aten::sigmoid"}},
+      {"aten::tanh", {"aten::tanh"}},
+      {"aten::max_pool2d", {"aten::max_pool2d"}},
+      {"aten::adaptive_avg_pool2d", {"aten::adaptive_avg_pool2d", "aten::mean"}},
+      {"aten::linear",
+       // On a 3-D input: view, addmm, view.
+       {"aten::linear", "aten::addmm", "aten::mm", "aten::matmul", "aten::t", "aten::view"}},
+      {"aten::embedding", {"aten::embedding"}},
+      {"aten::flatten", {"aten::flatten"}},
+      {"aten::softmax", {"aten::softmax"}},
+      // Function calls of a module-level trace, as make_fx records them.
+      {"aten::getitem", {"aten::slice", "aten::select", "aten::index", "aten::unsqueeze"}},
+      {"aten::matmul",
+       {"aten::matmul", "aten::mm", "aten::bmm", "aten::expand", "aten::view", "aten::clone"}},
+      {"aten::contiguous", {"aten::clone"}},
+  };
+  return *table;
+}
+
 }  // namespace
+
+std::vector<std::string_view> ModuleDecomposition(std::string_view module_op) {
+  for (const Decomposition& d : Decompositions()) {
+    if (d.module_op == module_op) return d.aten_ops;
+  }
+  return {};
+}
+
+bool ModuleMayVanish(std::string_view module_op) { return module_op == "aten::dropout"; }
 
 std::string_view ModuleOpFromName(std::string_view path) {
   // Tokens split at '.', '_' and other punctuation; "L", "self", "getattr"
@@ -69,14 +110,20 @@ std::string_view ModuleOpFromName(std::string_view path) {
   auto numeric = [](const std::string& t) {
     return !t.empty() && std::isdigit(static_cast<unsigned char>(t[0]));
   };
-  for (size_t i = tokens.size(); i-- > 0;) {
-    if (numeric(tokens[i])) {
-      if (i > 0 && tokens[i - 1] == "downsample" && i + 1 == tokens.size()) {
-        if (tokens[i] == "0") return "aten::convolution";
-        if (tokens[i] == "1") return "aten::batch_norm";
-      }
-      continue;
+  // A numbered child of anything else is a position in a Sequential
+  // (`features.3.conv.0.1` is MobileNetV2's batch norm, `classifier.0`
+  // a Dropout): the words before the number name the container, not the
+  // module, so the name says nothing.
+  if (!tokens.empty() && numeric(tokens.back())) {
+    const size_t i = tokens.size() - 1;
+    if (i > 0 && tokens[i - 1] == "downsample") {
+      if (tokens[i] == "0") return "aten::convolution";
+      if (tokens[i] == "1") return "aten::batch_norm";
     }
+    return {};
+  }
+  for (size_t i = tokens.size(); i-- > 0;) {
+    if (numeric(tokens[i])) continue;
     std::string word = tokens[i];
     while (!word.empty() && std::isdigit(static_cast<unsigned char>(word.back()))) {
       word.pop_back();

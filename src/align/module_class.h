@@ -6,6 +6,7 @@
 #define GRAPHDIFF_SRC_ALIGN_MODULE_CLASS_H_
 
 #include <string_view>
+#include <vector>
 
 namespace graphdiff::align {
 
@@ -13,6 +14,17 @@ namespace graphdiff::align {
 // "aten::convolution", "L__self___fc" -> "aten::linear",
 // "downsample.1" -> "aten::batch_norm"); empty when the name says nothing.
 std::string_view ModuleOpFromName(std::string_view path);
+
+// The aten ops a module whose representative op is `module_op` (as
+// ModuleOpFromName gives it) may become in an aten-level trace: Linear is
+// `t` + `addmm` (or `mm`, `matmul`), ReLU6 is `hardtanh`, adaptive average
+// pooling to 1x1 is `mean`. Empty for modules that vanish in eval mode
+// (Dropout) and for ops this table does not know.
+std::vector<std::string_view> ModuleDecomposition(std::string_view module_op);
+
+// Whether a module of representative op `module_op` may vanish from an
+// aten-level trace (Dropout, Identity in eval mode).
+bool ModuleMayVanish(std::string_view module_op);
 
 }  // namespace graphdiff::align
 

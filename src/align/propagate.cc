@@ -121,7 +121,25 @@ void PropagationMatcher::Run(State& st) {
     for (size_t i = 0; i < lo.size() && i < ro.size(); ++i) {
       uint32_t a = lo[i].node, b = ro[i].node;
       if (lo[i].output != ro[i].output || !st.free(0, a) || !st.free(1, b)) continue;
-      if (st.side[0].cls[a] != st.side[1].cls[b]) continue;
+      if (st.side[0].cls[a] != st.side[1].cls[b]) {
+        // A node inserted on one side between the pair and its operand (a
+        // `convert_element_type` before a `bmm`): the operand is one step
+        // further up, and the inserted node stays one-sided.
+        for (int s = 0; s < 2; ++s) {
+          const SideView& in = st.side[s];
+          const uint32_t x = s == 0 ? a : b, y = s == 0 ? b : a;
+          if (in.operands(x).size() != 1 || in.users(x).size() != 1) continue;
+          const uint32_t up = in.operands(x)[0].node;
+          if (!st.free(s, up) || in.cls[up] != st.side[1 - s].cls[y]) continue;
+          if (s == 0) {
+            match(up, b);
+          } else {
+            match(a, up);
+          }
+          break;
+        }
+        continue;
+      }
       match(a, b);
     }
     // The operands as written, too: readers see through pure aliases, so an

@@ -188,6 +188,23 @@ bool Decompose(State& st, const std::vector<uint8_t> (&is_output)[2]) {
     int many = 1 - one;
     uint32_t single = reg[one].members[reg[one].begin[one == 0 ? e.left_region : e.right_region]];
     uint32_t region = many == 0 ? e.left_region : e.right_region;
+    // A region holding the single node's own op once is that op with
+    // nodes inserted around it (`convert_element_type` before a `bmm`), not
+    // its decomposition: the op pairs, the inserted nodes stay one-sided.
+    uint32_t same = kNone;
+    int same_count = 0;
+    for (uint32_t i = reg[many].begin[region]; i < reg[many].begin[region + 1]; ++i) {
+      const uint32_t x = reg[many].members[i];
+      if (st.side[many].cls[x] == st.side[one].cls[single]) {
+        same = x;
+        ++same_count;
+      }
+    }
+    if (same_count == 1) {
+      st.MatchSided(one, single, same, MatcherId::kRelaxed);
+      changed = true;
+      continue;
+    }
     uint32_t root = RegionRoot(st, many, reg[many], region, is_output[many]);
     st.MatchSided(one, single, root, MatcherId::kRelaxed);
     for (uint32_t i = reg[many].begin[region]; i < reg[many].begin[region + 1]; ++i) {
@@ -225,7 +242,11 @@ bool Substitute(State& st) {
         uint32_t l = s == 0 ? v : c, r = s == 0 ? c : v;
         Agreement a = CompareNeighbours(st, l, r, /*by_position=*/false);
         double score = a.Fraction();
-        if (a.agree > 0 && score >= st.options->similarity_threshold) {
+        // Different ops need structural support, not a majority: every
+        // matched neighbour agrees. One shared operand and one foreign one
+        // is what a node inserted next to a look-alike (`bmm` against the
+        // `convert_element_type` now feeding it) looks like.
+        if (a.agree > 0 && a.disagree == 0 && score >= st.options->similarity_threshold) {
           edges.push_back({score, SymKey(l, r), l, r});
         }
       }

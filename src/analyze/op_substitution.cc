@@ -47,11 +47,24 @@ std::optional<Side> Describe(const Graph& g, const Node& n) {
 struct Group {
   int64_t count = 0;
   bool known = false;
+  bool lowering = false;  // one op is part of what the other is known to become
   bool module = false;
   std::vector<std::pair<uint32_t, uint32_t>> nodes;
 };
 
 bool IsFusion(std::string_view op) { return ShortOp(op) == "fusion"; }
+
+// `b` is one of the ops `a` is known to become one level down (a Linear
+// module's `addmm`, `matmul`'s `bmm`, `getitem`'s `slice`), or the reverse.
+bool KnownLowering(const OpEquivalence& eq, std::string_view a, std::string_view b) {
+  for (int k = 0; k < 2; ++k) {
+    std::string_view from = k == 0 ? a : b, to = k == 0 ? b : a;
+    for (std::string_view op : align::ModuleDecomposition(from)) {
+      if (eq.ClassOf(op) == eq.ClassOf(to)) return true;
+    }
+  }
+  return false;
+}
 
 // Group label standing for "the ops on the side without fusions".
 constexpr char kFusedOps[] = "\x01ops";
@@ -114,6 +127,7 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     ++g.count;
     g.module = l->module || r->module;
     g.known = c.equivalence.KnownEquivalent(l->op, r->op);
+    g.lowering = !g.known && KnownLowering(c.equivalence, l->op, r->op);
     g.nodes.emplace_back(p.left, p.right);
   }
   for (auto& [key, g] : groups) {
@@ -176,10 +190,19 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     // and re-viewed by design: a pairing of different ops there is a lowering
     // to look at, not an alarm.
     bool same_level = c.left.kind == c.right.kind;
-    f.severity = g.known || g.module || !same_level ? Severity::kInfo : Severity::kWarning;
+    f.severity = g.known || g.lowering || g.module || !same_level ? Severity::kInfo
+                                                                   : Severity::kWarning;
     f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
-                          g.known ? " (known equivalent)" : "");
-    if (g.known) {
+                          g.known      ? " (known equivalent)"
+                          : g.lowering ? " (known lowering)"
+                                       : "");
+    if (g.lowering) {
+      f.explanation = fmt::format(
+          "{} matched nodes are {} on the left and {} on the right: one is part of what the "
+          "other is known to become one level down (a module or function call lowered to "
+          "aten ops), not a different computation.",
+          g.count, left_label, right_label);
+    } else if (g.known) {
       f.explanation = fmt::format(
           "{} matched nodes compute the same operation under different names: {} on the "
           "left, {} on the right (one class in the op-equivalence table). Variants can "
