@@ -188,7 +188,7 @@ DiffResult Hostile() {
   f.graph = "ir|<x>.txt";
   f.explanation = std::string(300, 'w') + " short words after a very long one";
   for (int i = 0; i < 30; ++i) {
-    f.evidence.push_back({"right", "ir.txt", static_cast<uint32_t>(i + 1),
+    f.evidence.push_back({Side::kRight, "ir.txt", static_cast<uint32_t>(i + 1),
                           "%" + std::to_string(i), "aten::relu", "`tick` _under_"});
   }
   r.findings.push_back(f);

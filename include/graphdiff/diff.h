@@ -26,12 +26,6 @@
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
-// Which dump of a comparison: LEFT (the baseline) or RIGHT (the candidate).
-enum class Side : uint8_t { kLeft, kRight };
-std::string_view SideName(Side side);  // "left", "right"
-// Inverse of SideName; false when `name` is not one.
-bool ParseSide(std::string_view name, Side* out);
-
 // Thresholds and caps of the analysis. Defaults suit real dumps.
 struct DiffOptions {
   AlignOptions align;

@@ -19,7 +19,7 @@ class GraphdiffError(Exception):
     column: Optional[int]
 
 class Evidence:
-    side: str
+    side: Literal["left", "right", ""]
     source: str
     line: int
     node: str

@@ -26,7 +26,7 @@ py::object Maybe(const std::optional<T>& v) {
 std::string EvidenceText(const Evidence& e) {
   std::string where = e.source;
   if (e.line != 0) where += fmt::format(":{}", e.line);
-  std::string out = e.side.empty() ? where : e.side + " " + where;
+  std::string out = e.side ? fmt::format("{} {}", SideName(*e.side), where) : where;
   if (!e.node.empty()) out += " " + e.node;
   if (!e.op.empty()) out += " " + e.op;
   if (!e.note.empty()) out += ": " + e.note;
@@ -35,7 +35,9 @@ std::string EvidenceText(const Evidence& e) {
 
 void BindFindings(py::module_& m) {
   py::class_<Evidence>(m, "Evidence", "One place in a dump that supports a finding.")
-      .def_readonly("side", &Evidence::side, "'left', 'right', or '' for single-dump findings")
+      .def_property_readonly(
+          "side", [](const Evidence& e) { return std::string(SideName(e.side)); },
+          "'left', 'right', or '' for single-dump findings")
       .def_readonly("source", &Evidence::source, "Dump file (path inside the dump)")
       .def_readonly("line", &Evidence::line, "1-based line in that file; 0 when not a node")
       .def_readonly("node", &Evidence::node, "Node name as the dump writes it")

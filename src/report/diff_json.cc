@@ -119,7 +119,7 @@ nlohmann::ordered_json FindingToJsonValue(const Finding& f) {
   j["explanation"] = f.explanation;
   j["evidence"] = json::array();
   for (const Evidence& e : f.evidence) {
-    j["evidence"].push_back({{"side", e.side},
+    j["evidence"].push_back({{"side", SideName(e.side)},
                              {"source", e.source},
                              {"line", e.line},
                              {"node", e.node},

@@ -69,7 +69,7 @@ std::string EvidenceLine(const Evidence& e) {
     if (!out.empty()) out += ' ';
     out += part;
   };
-  add(e.side);
+  add(SideName(e.side));
   add(e.line > 0 ? fmt::format("{}:{}", e.source, e.line) : e.source);
   add(e.node);
   add(e.op);
