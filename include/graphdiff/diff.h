@@ -4,6 +4,10 @@
 // align every graph pair, compare metrics, analyse, and return plain data
 // that every report format renders. Also the single-dump analysis behind
 // `graphdiff lint`.
+//
+// Sameness has one name: `identical()` (here and on Alignment: the same up to
+// numbering and order), the "identical" keys of the JSON documents, and the
+// Python properties `identical`. "same" is only a word of the text reports.
 #ifndef GRAPHDIFF_DIFF_H_
 #define GRAPHDIFF_DIFF_H_
 

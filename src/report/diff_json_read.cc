@@ -265,9 +265,10 @@ absl::StatusOr<std::vector<Finding>> FindingsFromJsonValue(const nlohmann::json&
 absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
   int version = 0;
   GD_RETURN_IF_ERROR(ReadInt(j, "schema_version", &version));
-  if (version != kReportSchemaVersion) {
-    return Bad("schema_version", fmt::format("unsupported version {} (this build reads {})",
-                                             version, kReportSchemaVersion));
+  if (version < kOldestReportSchemaVersion || version > kReportSchemaVersion) {
+    return Bad("schema_version", fmt::format("unsupported version {} (this build reads {} to {})",
+                                             version, kOldestReportSchemaVersion,
+                                             kReportSchemaVersion));
   }
   DiffResult r;
   const json* summary = Field(j, "summary");

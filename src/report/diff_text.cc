@@ -43,9 +43,8 @@ std::string HintText(const std::vector<Finding>& findings, size_t i) {
   return findings[i].hint;
 }
 
-std::string OneLine(std::string text, size_t width) {
-  if (width > 4 && text.size() > width) text = text.substr(0, width - 3) + "...";
-  return text + "\n";
+std::string OneLine(std::string_view text, size_t width) {
+  return report::Clip(text, width) + "\n";
 }
 
 // The compact form: title, one line of evidence, the hint. The same finding
