@@ -87,8 +87,9 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     std::string line = fmt::format(" {}{} | {:<{}}", name, std::string(name_width - shown, ' '),
                                    row.numbers, numbers_width);
     size_t total = row.plus + row.minus + row.tilde;
-    if (total > 0) {
-      std::string counts = fmt::format(" +{} -{} ~{} ", row.plus, row.minus, row.tilde);
+    std::string counts = fmt::format(" +{} -{} ~{} ", row.plus, row.minus, row.tilde);
+    // Counts and bar only where they fit: the width holds.
+    if (total > 0 && report::DisplayWidth(line) + counts.size() <= o.width) {
       size_t used = report::DisplayWidth(line);
       size_t room = o.width > used + counts.size() + 1 ? o.width - used - counts.size() - 1 : 0;
       size_t bar = biggest <= room ? total : (total * room + biggest - 1) / biggest;
@@ -106,12 +107,16 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     for (const GraphPairDiff& p : r.pairs) differ += !p.identical();
     same = r.pairs.size() - differ;
   }
-  out += fmt::format(" {} {}, {} same; {} changed", Plural(differ, "graph pair", "graph pairs"),
-                     differ == 1 ? "differs" : "differ", same,
-                     Plural(metrics_changed, "metrics report", "metrics reports"));
-  if (!r.unpaired.empty()) out += fmt::format("; {} unpaired", r.unpaired.size());
-  if (!r.skipped.empty()) out += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
-  return TerminalSafe(out + "\n");
+  std::string summary = fmt::format("{} {}, {} same; {} changed",
+                                    Plural(differ, "graph pair", "graph pairs"),
+                                    differ == 1 ? "differs" : "differ", same,
+                                    Plural(metrics_changed, "metrics report", "metrics reports"));
+  if (!r.unpaired.empty()) summary += fmt::format("; {} unpaired", r.unpaired.size());
+  if (!r.skipped.empty()) {
+    summary += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
+  }
+  out += report::Wrap(summary, o.width, " ", "   ");
+  return TerminalSafe(out);
 }
 
 std::string RenderDiffBrief(const DiffResult& r) {
