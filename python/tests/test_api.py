@@ -239,7 +239,9 @@ def test_render_diff_formats(trace_once, openxla, cli):
     out = subprocess.run([cli, "diff", str(trace_once), str(openxla), "--width", "80",
                           "--color", "never"], capture_output=True, text=True)
     assert text == out.stdout
-    assert text.splitlines()[3] == "Different: 2 of 2 graph pairs differ, 1 of 1 metrics report changed."
+    assert text.splitlines()[3:5] == [
+        "Different: 2 of 2 graph pairs differ, 1 of 1 metrics report changed. Most",
+        "important: 80 extra outputs on the right (1 -> 81)."]
     assert str(result) == text
     assert graphdiff.render(result, "json") == result.to_json()
     md = graphdiff.render(result, "markdown")
