@@ -127,6 +127,14 @@ TEST(CliHonest, ErrorsSayWhy) {
   testing::CliResult e = RunCli({"diff", "--equiv", "/nonexistent.json", kEager, kAot});
   EXPECT_EQ(e.exit_code, 2);
   EXPECT_THAT(e.err, HasSubstr("cannot read --equiv file /nonexistent.json: No such file"));
+  // Failures after the file opened say why too: a full device, a directory.
+  testing::CliResult full = RunCli({"diff", kEager, kAot, "-o", "/dev/full"});
+  EXPECT_EQ(full.exit_code, 2);
+  EXPECT_THAT(full.err, HasSubstr("cannot write /dev/full: No space left on device"));
+  testing::CliResult dir = RunCli({"stats", kEager, "-o", GRAPHDIFF_TESTDATA_DIR});
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_THAT(dir.err, HasSubstr(std::string("cannot write ") + GRAPHDIFF_TESTDATA_DIR +
+                                 ": Is a directory"));
 }
 
 }  // namespace

@@ -255,7 +255,7 @@ TEST(DiffCli, SameDumpExitsZero) {
 TEST(DiffCli, FormatsAndColor) {
   testing::CliResult j = testing::RunCli({"diff", kBaseline, kCandidate, "--format", "json"});
   EXPECT_EQ(j.exit_code, 1) << j.err;
-  EXPECT_EQ(j.out.rfind("{\n  \"schema_version\": 1,", 0), 0u);
+  EXPECT_EQ(j.out.rfind("{\n  \"schema_version\": 2,", 0), 0u);
   testing::CliResult m = testing::RunCli({"diff", kBaseline, kCandidate, "--format=markdown"});
   EXPECT_EQ(m.exit_code, 1) << m.err;
   EXPECT_THAT(m.out, HasSubstr("### Findings"));

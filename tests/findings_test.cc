@@ -498,6 +498,8 @@ TEST(FindingsMiss, CompilationSaidFirstAndExplained) {
   ASSERT_NE(first, std::string::npos) << text;
   EXPECT_EQ(text.find("\n1. "), first) << text;
   EXPECT_LT(text.find("Different:"), first) << text;
+  // And said in the verdict itself, before the list of findings starts.
+  EXPECT_LT(text.find("more compilations"), text.find("Findings (")) << text;
 }
 
 constexpr char kMixedLog[] = R"GD([dynamo] compiling graph

@@ -293,8 +293,12 @@ TEST(HloError, ExactPositionsAndCaret) {
             "h.txt:5:35: undefined operand 'zz'\n  %b = f32");
   EXPECT_EQ(ErrorOf(head + "  b = f32[] add(a a\n}\n").substr(0, 44),
             "h.txt:6:1: mismatched closing bracket\n}\n^");
-  EXPECT_EQ(ErrorOf(head),
-            "h.txt:5:1: unexpected end of text: computation 'e' (line 3) is not "
+  // A computation cut short with instructions is kept, partial
+  // (TolerantRead.UnclosedHloComputationIsKeptAsPartial); with none, there is
+  // no graph to keep.
+  const std::string bare = "HloModule m\n\nENTRY e {\n";
+  EXPECT_EQ(ErrorOf(bare),
+            "h.txt:4:1: unexpected end of text: computation 'e' (line 3) is not "
             "closed with '}'\n\n^");
   EXPECT_EQ(ErrorOf(head + "  b = f32[x] negate(a)\n}\n").substr(0, 32),
             "h.txt:5:11: malformed dimension\n");
@@ -308,8 +312,8 @@ TEST(HloError, ExactPositionsAndCaret) {
             "  ^");
   EXPECT_EQ(ErrorOf(head + "  b = f32[] add(a, \"x)\n}\n").substr(0, 39),
             "h.txt:5:20: unterminated string\n  b = f");
-  EXPECT_EQ(ErrorOf(head + "HloModule n\n").substr(0, 66),
-            "h.txt:5:1: computation 'e' (line 3) is not closed before this line");
+  EXPECT_EQ(ErrorOf(bare + "HloModule n\n").substr(0, 66),
+            "h.txt:4:1: computation 'e' (line 3) is not closed before this line");
   EXPECT_EQ(ErrorOf(head + "  ROOT b = f32[] negate(a)\n  ROOT c = f32[] negate(a)\n}\n")
                 .substr(0, 55),
             "h.txt:6:3: a second ROOT instruction in one computation");

@@ -94,6 +94,32 @@ TEST(PairDumps, ArchivesWithDifferentTopFoldersPairByPath) {
   EXPECT_EQ(p.metrics[0].how, PairRule::kPath);
 }
 
+// TORCH_COMPILE_DEBUG names a directory per run; two runs of one model pair
+// by path all the same, rank by rank (a rank is a real key, not a stamp).
+TEST(PairDumps, RunStampedDirectoriesPairByPathKeepingRanks) {
+  ScratchDir dir;
+  const std::string a = "a/torch_compile_debug/run_2024_01_01_12_00_00_000000-pid_111/";
+  const std::string b = "b/torch_compile_debug/run_2024_01_02_08_30_00_000000-pid_222/";
+  WriteTestFile(dir.Join(a + "rank_0/graphs.txt"), Record("", "", 10));
+  WriteTestFile(dir.Join(a + "rank_1/graphs.txt"), Record("", "", 11));
+  WriteTestFile(dir.Join("a/torch_compile_debug/other/graphs.txt"), Record("", "", 12));
+  WriteTestFile(dir.Join(b + "rank_1/graphs.txt"), Record("", "", 11));
+  WriteTestFile(dir.Join("b/torch_compile_debug/other/graphs.txt"), Record("", "", 12));
+  absl::StatusOr<Dump> left = LoadDump(dir.Join("a"));
+  absl::StatusOr<Dump> right = LoadDump(dir.Join("b"));
+  ASSERT_TRUE(left.ok()) << left.status();
+  ASSERT_TRUE(right.ok()) << right.status();
+  Pairing p = PairDumps(*left, *right);
+  ASSERT_EQ(p.graphs.size(), 2u);
+  for (const GraphPairing& g : p.graphs) {
+    EXPECT_EQ(g.how, PairRule::kPath) << PathOf(*left, g.left);
+    EXPECT_EQ(ValueOf(*left, g.left), ValueOf(*right, g.right));
+  }
+  ASSERT_EQ(p.left_unpaired.size(), 1u);
+  EXPECT_EQ(ValueOf(*left, p.left_unpaired[0]), "10");
+  EXPECT_TRUE(p.right_unpaired.empty());
+}
+
 TEST(PairDumps, SaveFileRecordsPairByPathAndPosition) {
   Dump left = MemoryDump({{"graphs.txt", Record("", "", 1) + Record("", "", 2)}});
   Dump right = MemoryDump({{"graphs.txt", Record("", "", 1) + Record("", "", 2) +

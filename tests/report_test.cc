@@ -154,7 +154,9 @@ TEST(ReportJson, KeyOrderAndRejections) {
   EXPECT_EQ(keys, (std::vector<std::string>{"schema_version", "summary", "pairs", "unpaired",
                                             "metrics", "findings", "skipped", "warnings"}));
   nlohmann::json bad = nlohmann::json::parse(j.dump());
-  bad["schema_version"] = 2;
+  bad["schema_version"] = kReportSchemaVersion + 1;
+  EXPECT_FALSE(DiffResultFromJson(bad.dump()).ok());
+  bad["schema_version"] = 0;
   EXPECT_FALSE(DiffResultFromJson(bad.dump()).ok());
   bad = nlohmann::json::parse(j.dump());
   bad["findings"][0]["severity"] = "fatal";
@@ -188,7 +190,7 @@ DiffResult Hostile() {
   f.graph = "ir|<x>.txt";
   f.explanation = std::string(300, 'w') + " short words after a very long one";
   for (int i = 0; i < 30; ++i) {
-    f.evidence.push_back({"right", "ir.txt", static_cast<uint32_t>(i + 1),
+    f.evidence.push_back({Side::kRight, "ir.txt", static_cast<uint32_t>(i + 1),
                           "%" + std::to_string(i), "aten::relu", "`tick` _under_"});
   }
   r.findings.push_back(f);
@@ -226,6 +228,58 @@ TEST(ReportText, CapsListsAndColoursOnlyWhenAsked) {
   EXPECT_THAT(text, Not(HasSubstr("more\n")));
 }
 
+// Columns as a terminal shows them: one per code point.
+size_t Columns(const std::string& line) {
+  size_t n = 0;
+  for (char c : line) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// Names whose control bytes are shown escaped (`\x01`, four columns each)
+// still wrap within the width: the words are measured as shown.
+TEST(ReportText, EscapedNamesStayWithinTheWidth) {
+  const std::string ctl = "\x01\x02";  // 2 bytes, 8 columns once escaped
+  DiffResult r = Hostile();
+  r.pairs[0].left_source = r.pairs[0].right_source = "ir" + ctl + ".txt";
+  Finding& f = r.findings[0];
+  f.title.clear();
+  f.explanation.clear();
+  for (int i = 0; i < 12; ++i) {
+    f.title += "op" + ctl + " ";
+    f.explanation += "w" + ctl + ctl + " ";
+  }
+  f.hint = f.explanation;
+  for (Evidence& e : f.evidence) {
+    e.node = "%" + ctl + ctl;
+    e.note = f.explanation;
+  }
+  for (size_t width : {40u, 60u, 80u}) {
+    RenderOptions o;
+    o.width = width;
+    for (bool verbose : {false, true}) {
+      o.verbose = verbose;
+      // A --stat row keeps its name and numbers whole: checked from 60 on.
+      std::vector<std::string> texts = {RenderDiffText(r, o)};
+      if (width >= 60) texts.push_back(RenderDiffStat(r, o));
+      for (const std::string& text : texts) {
+        EXPECT_THAT(text, Not(HasSubstr("\x01"))) << text;  // escaped, not raw
+        EXPECT_THAT(text, HasSubstr("\\x01"));
+        size_t start = 0;
+        while (start < text.size()) {
+          size_t end = text.find('\n', start);
+          std::string line = text.substr(start, end - start);
+          start = end + 1;
+          std::string word = line.substr(line.find_first_not_of(' ') == std::string::npos
+                                             ? 0
+                                             : line.find_first_not_of(' '));
+          if (word.find(' ') == std::string::npos) continue;  // one unbreakable word
+          EXPECT_LE(Columns(line), width) << "width " << width << ": " << line;
+        }
+      }
+    }
+  }
+}
+
 TEST(ReportText, SameVerdict) {
   DiffResult r;
   r.left_root = "a";
@@ -239,11 +293,36 @@ TEST(ReportText, SameVerdict) {
   EXPECT_THAT(text, Not(HasSubstr("Findings")));
 }
 
+// Version 1 said "same" where version 2 says "identical"; results kept from
+// then still read, and read back the same.
+TEST(ReportJson, ReadsVersionOneSpellingOfSameness) {
+  const DiffResult r = ResNet();
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(DiffResultToJson(r));
+  EXPECT_EQ(j["schema_version"], 2);
+  ASSERT_TRUE(j["summary"].contains("identical"));
+  EXPECT_FALSE(j["summary"].contains("same"));
+  ASSERT_FALSE(j["metrics"].empty());
+  for (const auto& m : j["metrics"]) EXPECT_TRUE(m.contains("identical") && !m.contains("same"));
+  for (const auto& p : j["pairs"]) EXPECT_TRUE(p.contains("identical") && !p.contains("same"));
+  nlohmann::ordered_json old = j;
+  old["schema_version"] = 1;
+  old["summary"]["same"] = old["summary"]["identical"];
+  old["summary"].erase("identical");
+  for (auto& m : old["metrics"]) {
+    m["same"] = m["identical"];
+    m.erase("identical");
+  }
+  absl::StatusOr<DiffResult> back = DiffResultFromJson(old.dump());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->identical(), r.identical());
+  EXPECT_EQ(DiffResultToJson(*back), DiffResultToJson(r));
+}
+
 TEST(ReportLint, AllFormats) {
   LintReport r{"dump", Hostile().findings};
   EXPECT_THAT(RenderLint(r, ReportFormat::kText), HasSubstr("graphdiff lint: dump"));
   nlohmann::json j = nlohmann::json::parse(RenderLint(r, ReportFormat::kJson));
-  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["schema_version"], 2);
   absl::StatusOr<std::vector<Finding>> back = FindingsFromJson(j["findings"].dump());
   ASSERT_TRUE(back.ok()) << back.status();
   ASSERT_EQ(back->size(), 1u);

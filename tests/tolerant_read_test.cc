@@ -234,6 +234,104 @@ TEST(TolerantRead, UnclosedIrBlockIsKeptAsPartial) {
   EXPECT_THAT(AllWarnings(sw), HasSubstr("partial"));
 }
 
+// FX and HLO read elisions and texts cut short as IR does: a warning, the
+// graph kept and marked partial, never the file refused.
+constexpr char kFx[] =
+    "class GraphModule(torch.nn.Module):\n"
+    "    def forward(self, primals_1: f32[4, 3], primals_2: f32[4]):\n"
+    "        t = torch.ops.aten.t.default(primals_1)\n"
+    "        relu = torch.ops.aten.relu.default(t);  t = None\n"
+    "        return (relu, primals_2)\n";
+
+TEST(TolerantRead, ElidedFxIsPartial) {
+  std::string text(kFx);
+  // The paste leaves out the line defining `t` but keeps a line using it.
+  text.replace(text.find("        t = "), text.find("        relu") - text.find("        t = "),
+               "        ... 3 more lines\n");
+  std::vector<Diagnostic> w;
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "fx.txt", {}, &w);
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 1u);
+  const Graph& g = (*gs)[0];
+  EXPECT_TRUE(g.partial);
+  EXPECT_EQ(g.outputs.size(), 2u);
+  EXPECT_THAT(AllWarnings(w),
+              HasSubstr("fx.txt:3:1: warning: 1 elision line ('...'): lines were left out of "
+                        "this FX graph (1 reference to them dropped); the graph is marked "
+                        "partial"));
+  std::vector<Diagnostic> none;
+  absl::StatusOr<std::vector<Graph>> whole = ParseFxCode(kFx, "fx.txt", {}, &none);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_FALSE((*whole)[0].partial);
+  EXPECT_TRUE(none.empty()) << AllWarnings(none);
+}
+
+TEST(TolerantRead, FxCutShortIsKeptAsPartial) {
+  std::string cut(kFx);
+  cut = cut.substr(0, cut.find("        return"));
+  std::vector<Diagnostic> w;
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(cut, "fx.txt", {}, &w);
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 1u);
+  EXPECT_TRUE((*gs)[0].partial);
+  EXPECT_EQ((*gs)[0].nodes.size(), 4u);
+  EXPECT_THAT(AllWarnings(w), HasSubstr("FX graph has no return statement (truncated dump?); "
+                                        "its 4 nodes are kept and the graph is marked partial"));
+}
+
+constexpr char kHlo[] =
+    "HloModule m, entry_computation_layout={(f32[4]{0})->f32[4]{0}}\n"
+    "\n"
+    "ENTRY main {\n"
+    "  p0 = f32[4]{0} parameter(0)\n"
+    "  a = f32[4]{0} negate(p0)\n"
+    "  ROOT b = f32[4]{0} add(a, p0)\n"
+    "}\n";
+
+TEST(TolerantRead, ElidedHloIsPartial) {
+  std::string text(kHlo);
+  text.replace(text.find("  a = "), text.find("  ROOT") - text.find("  a = "), "  ...\n");
+  std::vector<Diagnostic> w;
+  absl::StatusOr<std::vector<Graph>> gs = ParseHloText(text, "m.hlo", {}, &w);
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 1u);
+  const Graph& g = (*gs)[0];
+  EXPECT_TRUE(g.partial);
+  ASSERT_EQ(g.nodes.size(), 2u);
+  EXPECT_EQ(g.nodes[1].operands.size(), 1u);  // `a` was left out; `p0` stays
+  std::string all = AllWarnings(w);
+  EXPECT_THAT(all, HasSubstr("m.hlo:5:1: warning: 1 elision line ('...'): instructions were "
+                             "left out of computation 'main'; the graph is marked partial"));
+  EXPECT_THAT(all, HasSubstr("1 operand of computation 'main' names instructions left out"));
+  std::vector<Diagnostic> none;
+  absl::StatusOr<std::vector<Graph>> whole = ParseHloText(kHlo, "m.hlo", {}, &none);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_FALSE((*whole)[0].partial);
+  EXPECT_TRUE(none.empty()) << AllWarnings(none);
+}
+
+TEST(TolerantRead, UnclosedHloComputationIsKeptAsPartial) {
+  std::string cut(kHlo);
+  cut = cut.substr(0, cut.find("  ROOT"));
+  std::vector<Diagnostic> w;
+  absl::StatusOr<std::vector<Graph>> gs = ParseHloText(cut, "m.hlo", {}, &w);
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 1u);
+  EXPECT_TRUE((*gs)[0].partial);
+  EXPECT_EQ((*gs)[0].nodes.size(), 2u);
+  EXPECT_THAT(AllWarnings(w), HasSubstr("computation 'main' (line 3) is not closed with '}' "
+                                        "before the text ends (truncated dump?); its 2 "
+                                        "instructions are kept"));
+  // Cut short by the next module: both modules are kept, the first partial.
+  std::vector<Diagnostic> w2;
+  absl::StatusOr<std::vector<Graph>> two = ParseHloText(cut + kHlo, "m.hlo", {}, &w2);
+  ASSERT_TRUE(two.ok()) << two.status();
+  ASSERT_EQ(two->size(), 2u);
+  EXPECT_TRUE((*two)[0].partial);
+  EXPECT_FALSE((*two)[1].partial);
+  EXPECT_THAT(AllWarnings(w2), HasSubstr("is not closed with '}' before line 6"));
+}
+
 TEST(TolerantRead, WarningsBeyondTheCapAreCounted) {
   std::string report = "Counter: A\n  Value: 1\n";
   for (int i = 0; i < 250; ++i) report += "junk line " + std::to_string(i) + "\n";

@@ -4,6 +4,10 @@
 // align every graph pair, compare metrics, analyse, and return plain data
 // that every report format renders. Also the single-dump analysis behind
 // `graphdiff lint`.
+//
+// Sameness has one name: `identical()` (here and on Alignment: the same up to
+// numbering and order), the "identical" keys of the JSON documents, and the
+// Python properties `identical`. "same" is only a word of the text reports.
 #ifndef GRAPHDIFF_DIFF_H_
 #define GRAPHDIFF_DIFF_H_
 
@@ -25,12 +29,6 @@
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
-
-// Which dump of a comparison: LEFT (the baseline) or RIGHT (the candidate).
-enum class Side : uint8_t { kLeft, kRight };
-std::string_view SideName(Side side);  // "left", "right"
-// Inverse of SideName; false when `name` is not one.
-bool ParseSide(std::string_view name, Side* out);
 
 // Thresholds and caps of the analysis. Defaults suit real dumps.
 struct DiffOptions {

@@ -130,8 +130,10 @@ struct Pairing {
 // Pairs graphs of the same kind: same relative path and record position
 // first, then graph name / Python frame, then order. Metrics pair with metrics
 // (same path, then order). Paths compare after dropping archive names
-// (`a.zip!top/ir.txt` is `top/ir.txt`) and the single top-level directory all
-// of a side's files share, so `trace_once/ir.txt` pairs with `openxla/ir.txt`.
+// (`a.zip!top/ir.txt` is `top/ir.txt`), with run-stamped directories
+// (`run_2024_01_01_12_00_00_000000-pid_111/`) as one (`rank_<n>` stays a key),
+// and without the single top-level directory all of a side's files share, so
+// `trace_once/ir.txt` pairs with `openxla/ir.txt`.
 // A name or frame pairs only when it tells graphs apart (not when every
 // remaining graph of both sides carries the same one). Output is sorted by
 // the left side's references; unpaired lists are sorted too.

@@ -11,6 +11,7 @@
 
 #include "graphdiff/export.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,14 @@
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
 
+// Which dump of a comparison: LEFT (the baseline) or RIGHT (the candidate).
+enum class Side : uint8_t { kLeft, kRight };
+std::string_view SideName(Side side);  // "left", "right"
+// Inverse of SideName; false when `name` is not one.
+bool ParseSide(std::string_view name, Side* out);
+// Evidence of a single-dump finding names no side: "" then, as in JSON.
+std::string_view SideName(std::optional<Side> side);
+
 enum class Severity : uint8_t { kInfo, kWarning, kError };
 std::string_view SeverityName(Severity s);  // "info", "warning", "error"
 // Inverse of SeverityName; false when `name` is not one.
@@ -31,7 +40,8 @@ bool ParseSeverity(std::string_view name, Severity* out);
 
 // One place in a dump that supports a finding.
 struct Evidence {
-  std::string side;    // "left", "right", or "" for single-dump findings
+  // The dump the evidence is in; none for single-dump (lint) findings.
+  std::optional<Side> side;
   std::string source;  // dump file (path inside the dump)
   uint32_t line = 0;   // 1-based line in that file; 0 when not a node
   std::string node;    // node name as the dump writes it ("%17", "getitem_1")

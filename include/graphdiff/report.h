@@ -51,8 +51,11 @@ struct RenderOptions {
   size_t max_laid_out_pairs = 40;
 };
 
-// The version of the diff and lint JSON documents.
-inline constexpr int kReportSchemaVersion = 1;
+// The version of the diff and lint JSON documents. Version 2 spells sameness
+// "identical" everywhere (version 1 said "same" in the summary and in metrics
+// pairs); readers take both, since those keys are derived, not read.
+inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kOldestReportSchemaVersion = 1;
 
 // One switch over the formats.
 std::string RenderDiff(const DiffResult& result, ReportFormat format,

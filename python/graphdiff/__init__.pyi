@@ -19,7 +19,7 @@ class GraphdiffError(Exception):
     column: Optional[int]
 
 class Evidence:
-    side: str
+    side: Literal["left", "right", ""]
     source: str
     line: int
     node: str
@@ -135,7 +135,7 @@ class GraphPair:
     right_only_outputs: List[str]
     left_partial: bool
     right_partial: bool
-    same: bool
+    identical: bool
 
 class CounterValues:
     name: str
@@ -154,7 +154,7 @@ class MetricsPair:
     how: str
     counters: List[CounterValues]
     metrics: List[MetricValues]
-    same: bool
+    identical: bool
 
 class Unpaired:
     side: Literal["left", "right"]
@@ -172,7 +172,7 @@ class ReadingWarning:
     diagnostic: Diagnostic
 
 class DiffResult:
-    same: bool
+    identical: bool
     findings: List[Finding]
     pairs: List[GraphPair]
     metrics: List[MetricsPair]

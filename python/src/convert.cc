@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "fmt/format.h"
+#include "graphdiff/input.h"
 
 namespace graphdiff::python {
 namespace {
@@ -108,13 +109,8 @@ absl::Status DumpArg::Resolve(unsigned threads) {
 }
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path, const char* what) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    return absl::NotFoundError(fmt::format("cannot read {} {}: {}", what, path, std::strerror(errno)));
-  }
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+  // The CLI's reader: the same limit, and the system's reason in every error.
+  return ReadInputFile(path, what);
 }
 
 std::string JsonArgument(py::handle obj, const char* what, std::string* source) {

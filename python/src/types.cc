@@ -26,7 +26,7 @@ py::object Maybe(const std::optional<T>& v) {
 std::string EvidenceText(const Evidence& e) {
   std::string where = e.source;
   if (e.line != 0) where += fmt::format(":{}", e.line);
-  std::string out = e.side.empty() ? where : e.side + " " + where;
+  std::string out = e.side ? fmt::format("{} {}", SideName(*e.side), where) : where;
   if (!e.node.empty()) out += " " + e.node;
   if (!e.op.empty()) out += " " + e.op;
   if (!e.note.empty()) out += ": " + e.note;
@@ -35,7 +35,9 @@ std::string EvidenceText(const Evidence& e) {
 
 void BindFindings(py::module_& m) {
   py::class_<Evidence>(m, "Evidence", "One place in a dump that supports a finding.")
-      .def_readonly("side", &Evidence::side, "'left', 'right', or '' for single-dump findings")
+      .def_property_readonly(
+          "side", [](const Evidence& e) { return std::string(SideName(e.side)); },
+          "'left', 'right', or '' for single-dump findings")
       .def_readonly("source", &Evidence::source, "Dump file (path inside the dump)")
       .def_readonly("line", &Evidence::line, "1-based line in that file; 0 when not a node")
       .def_readonly("node", &Evidence::node, "Node name as the dump writes it")
@@ -203,7 +205,7 @@ void BindDiff(py::module_& m) {
       .def_readonly("right_only_outputs", &GraphPairDiff::right_only_outputs)
       .def_readonly("left_partial", &GraphPairDiff::left_partial)
       .def_readonly("right_partial", &GraphPairDiff::right_partial)
-      .def_property_readonly("same", &GraphPairDiff::identical, "Same up to numbering and order")
+      .def_property_readonly("identical", &GraphPairDiff::identical, "Same up to numbering and order")
       .def("__repr__", [](const GraphPairDiff& p) {
         return fmt::format("<GraphPair {} <-> {} [{}] nodes {}->{}>", p.left_source, p.right_source,
                            GraphKindName(p.kind), p.left_nodes, p.right_nodes);
@@ -228,7 +230,7 @@ void BindDiff(py::module_& m) {
       .def_property_readonly("how", [](const MetricsPairDiff& p) { return std::string(PairRuleName(p.how)); })
       .def_readonly("counters", &MetricsPairDiff::counters)
       .def_readonly("metrics", &MetricsPairDiff::metrics)
-      .def_property_readonly("same", &MetricsPairDiff::identical, "Every counter equal");
+      .def_property_readonly("identical", &MetricsPairDiff::identical, "Every counter equal");
 
   py::class_<UnpairedItem>(m, "Unpaired", "A graph or metrics report with no counterpart.")
       .def_property_readonly("side", [](const UnpairedItem& u) { return std::string(SideName(u.side)); })
@@ -246,7 +248,7 @@ void BindDiff(py::module_& m) {
 
   py::class_<DiffResult>(m, "DiffResult",
                          "Everything `graphdiff diff` knows (diff()); render() formats it.")
-      .def_property_readonly("same", &DiffResult::identical,
+      .def_property_readonly("identical", &DiffResult::identical,
                              "Same up to numbering and order (the CLI's exit code 0)")
       .def_readonly("findings", &DiffResult::findings, "Most important first")
       .def_readonly("pairs", &DiffResult::pairs, "Graph pairs (GraphPair)")

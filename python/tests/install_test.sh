@@ -32,7 +32,7 @@ site, case = sys.argv[1], sys.argv[2]
 assert os.path.dirname(os.path.dirname(graphdiff.__file__)) == site, graphdiff.__file__
 assert importlib.metadata.version("graphdiff") == graphdiff.__version__
 result = graphdiff.diff(os.path.join(case, "torchxla_trace_once"), os.path.join(case, "openxla"))
-assert not result.same
+assert not result.identical
 top = result.findings[0]
 assert (top.id, top.count) == ("extra-outputs", 80), top
 print("python install test: import and diff ok:", top)

@@ -100,7 +100,7 @@ def test_errors_are_one_type():
 
 def test_resnet18_story(trace_once, openxla):
     result = graphdiff.diff(trace_once, openxla)
-    assert not result.same
+    assert not result.identical
     by_id = {f.id: f for f in result.findings}
     assert by_id["extra-outputs"].count == 80
     assert by_id["extra-outputs"].severity == "warning"
@@ -119,7 +119,7 @@ def test_resnet18_story(trace_once, openxla):
     assert (pairs["ir"].left_outputs, pairs["ir"].right_outputs) == (1, 81)
     assert len(pairs["ir"].right_only) == 80
     assert pairs["ir"].matched == 197 and pairs["ir"].changed == 0
-    assert not pairs["ir"].same
+    assert not pairs["ir"].identical
     assert pairs["fx"].op_delta["fx::placeholder"] == 102
     assert all(not row.changed for row in pairs["ir"].pairs)
     (metrics,) = result.metrics
@@ -129,9 +129,9 @@ def test_resnet18_story(trace_once, openxla):
 
 def test_same_dump_is_same(openxla):
     result = graphdiff.diff(openxla, openxla)
-    assert result.same
+    assert result.identical
     assert all(f.severity == "info" for f in result.findings)
-    assert all(p.same for p in result.pairs)
+    assert all(p.identical for p in result.pairs)
 
 
 def test_diff_json_is_the_clis(trace_once, openxla, cli):
@@ -141,7 +141,8 @@ def test_diff_json_is_the_clis(trace_once, openxla, cli):
     assert out.returncode == 1
     assert result.to_json() == out.stdout
     doc = json.loads(result.to_json())
-    assert doc["schema_version"] == 1
+    assert doc["schema_version"] == 2
+    assert "same" not in doc["summary"] and doc["summary"]["identical"] is False
 
 
 def test_diff_json_round_trip(trace_once, openxla):
@@ -166,13 +167,13 @@ def test_diff_of_parsed_text():
     left = graphdiff.parse_text(ir_chain(6), "left.txt")
     right = graphdiff.parse_text(ir_chain(6, op="aten::mul"), "right.txt")
     result = graphdiff.diff(left, right)
-    assert not result.same
+    assert not result.identical
     (pair,) = result.pairs
     assert pair.changed == len(pair.pairs) - 1 >= 3
     assert [row.reasons for row in pair.pairs[1:]] == [["op"]] * pair.changed
     assert (pair.pairs[1].left_op, pair.pairs[1].right_op) == ("aten::add", "aten::mul")
     assert "op-substitution" in [f.id for f in result.findings]
-    assert graphdiff.diff(left, graphdiff.parse_text(ir_chain(6), "again.txt")).same
+    assert graphdiff.diff(left, graphdiff.parse_text(ir_chain(6), "again.txt")).identical
 
 
 def test_diff_graph_selector(trace_once, openxla):
@@ -238,7 +239,9 @@ def test_render_diff_formats(trace_once, openxla, cli):
     out = subprocess.run([cli, "diff", str(trace_once), str(openxla), "--width", "80",
                           "--color", "never"], capture_output=True, text=True)
     assert text == out.stdout
-    assert text.splitlines()[3] == "Different: 2 of 2 graph pairs differ, 1 of 1 metrics report changed."
+    assert text.splitlines()[3:5] == [
+        "Different: 2 of 2 graph pairs differ, 1 of 1 metrics report changed. Most",
+        "important: 80 extra outputs on the right (1 -> 81)."]
     assert str(result) == text
     assert graphdiff.render(result, "json") == result.to_json()
     md = graphdiff.render(result, "markdown")

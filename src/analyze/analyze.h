@@ -5,6 +5,7 @@
 #ifndef GRAPHDIFF_SRC_ANALYZE_ANALYZE_H_
 #define GRAPHDIFF_SRC_ANALYZE_ANALYZE_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +34,8 @@ struct PairContext {
   bool mirrored = false;
 
   // The user's name for the side `right` (and `left`) stands for.
-  std::string_view new_side() const { return mirrored ? "left" : "right"; }
-  std::string_view old_side() const { return mirrored ? "right" : "left"; }
+  Side new_side() const { return mirrored ? Side::kLeft : Side::kRight; }
+  Side old_side() const { return mirrored ? Side::kRight : Side::kLeft; }
 };
 
 // The same alignment seen from the other side.
@@ -106,8 +107,11 @@ std::string NodeName(const Graph& g, uint32_t node);
 // An output value: the node name, with ".k" for multi-output nodes.
 std::string ValueName(const Graph& g, ValueRef v);
 // Evidence pointing at one node.
-Evidence NodeEvidence(const Graph& g, uint32_t node, std::string_view side,
+// `side` is none for single-dump findings.
+Evidence NodeEvidence(const Graph& g, uint32_t node, std::optional<Side> side,
                       std::string note);
+// " on the left" / " on the right"; "" for single-dump findings.
+std::string OnTheSide(std::optional<Side> side);
 // The op after the last "::" ("aten::expand" -> "expand").
 std::string_view ShortOp(std::string_view op);
 // expand / expand_copy / broadcast / broadcast_to / broadcast_in_dim.

@@ -123,7 +123,7 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
     for (const auto& [lr, ch] : order) {
       for (const auto& [l, r] : ch->nodes) {
         f.evidence.push_back(NodeEvidence(
-            c.right, r, "right",
+            c.right, r, Side::kRight,
             fmt::format("{} {} -> {} (left {})", key, Short(lr->first), Short(lr->second),
                         NodeName(c.left, l))));
       }

@@ -14,7 +14,7 @@ namespace {
 
 enum class Change { kAdded, kRemoved, kNone };
 
-void ReportNodes(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view side,
+void ReportNodes(const Graph& g, const std::vector<uint32_t>& nodes, std::optional<Side> side,
                  std::string label, Change change, std::vector<Finding>* out) {
   if (nodes.empty()) return;
   Finding f;
@@ -58,9 +58,9 @@ void FindClonesAdded(const PairContext& c, std::vector<Finding>* out) {
     }
     return nodes;
   };
-  ReportNodes(c.right, clones(c.right, c.alignment.right_only), "right", c.label,
+  ReportNodes(c.right, clones(c.right, c.alignment.right_only), Side::kRight, c.label,
               Change::kAdded, out);
-  ReportNodes(c.left, clones(c.left, c.alignment.left_only), "left", c.label,
+  ReportNodes(c.left, clones(c.left, c.alignment.left_only), Side::kLeft, c.label,
               Change::kRemoved, out);
 }
 
@@ -69,7 +69,7 @@ void LintClones(const Graph& g, const std::string& label, std::vector<Finding>* 
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (IsCloneOp(g.str(g.nodes[i].op))) nodes.push_back(i);
   }
-  ReportNodes(g, nodes, "", label, Change::kNone, out);
+  ReportNodes(g, nodes, std::nullopt, label, Change::kNone, out);
 }
 
 void FindCloneCounters(const MetricsContext& c, std::vector<Finding>* out) {
@@ -94,7 +94,7 @@ void FindCloneCounters(const MetricsContext& c, std::vector<Finding>* out) {
       f.count += grew ? after - before : before - after;
       const Counter* at = lr.second ? lr.second : lr.first;
       Evidence e;
-      e.side = lr.second ? "right" : "left";
+      e.side = lr.second ? Side::kRight : Side::kLeft;
       e.source = lr.second ? c.right.source : c.left.source;
       e.line = at->line;
       e.node = name;

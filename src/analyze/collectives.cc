@@ -111,14 +111,14 @@ void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
   for (const auto& [i, m] : per_left) {
     for (const auto& [k, n] : m) {
       if (counts[k].first != counts[k].second) {
-        f.evidence.push_back(NodeEvidence(c.left, i, "left", fmt::format("{} {}", n, k)));
+        f.evidence.push_back(NodeEvidence(c.left, i, Side::kLeft, fmt::format("{} {}", n, k)));
       }
     }
   }
   for (const auto& [i, m] : per_right) {
     for (const auto& [k, n] : m) {
       if (counts[k].first != counts[k].second) {
-        f.evidence.push_back(NodeEvidence(c.right, i, "right", fmt::format("{} {}", n, k)));
+        f.evidence.push_back(NodeEvidence(c.right, i, Side::kRight, fmt::format("{} {}", n, k)));
       }
     }
   }

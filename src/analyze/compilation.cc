@@ -111,7 +111,7 @@ void FindCompilation(const MetricsContext& c, std::vector<Finding>* out) {
   auto evidence = [&](const Values& v, std::string_view name) {
     if (!v.moved()) return;
     Evidence e;
-    e.side = v.right ? "right" : "left";
+    e.side = v.right ? Side::kRight : Side::kLeft;
     e.source = v.right ? c.right.source : c.left.source;
     e.line = v.right ? v.right->line : v.left->line;
     e.node = std::string(name);

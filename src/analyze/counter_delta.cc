@@ -23,10 +23,10 @@ bool Moved(double before, double after, double min_abs, double min_rel) {
   return d > 0 && d >= min_abs && d / base >= min_rel;
 }
 
-Evidence CounterEvidence(const MetricsReport& m, std::string_view side, const std::string& name,
+Evidence CounterEvidence(const MetricsReport& m, Side side, const std::string& name,
                          uint32_t line, std::string note) {
   Evidence e;
-  e.side = std::string(side);
+  e.side = side;
   e.source = m.source;
   e.line = line;
   e.node = name;
@@ -57,14 +57,14 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
     bool is_fallback = name.rfind("aten::", 0) == 0;
     if (is_fallback && before == 0 && after > 0) {
       ++fallbacks.count;
-      fallbacks.evidence.push_back(CounterEvidence(c.right, "right", name, lr.second->line,
+      fallbacks.evidence.push_back(CounterEvidence(c.right, Side::kRight, name, lr.second->line,
                                                    fmt::format("{} calls", after)));
       fallback_parts += fmt::format("{}{} ({})", fallback_parts.empty() ? "" : ", ", name, after);
       continue;
     }
     if (is_fallback && before > 0 && after == 0) {
       ++gone.count;
-      gone.evidence.push_back(CounterEvidence(c.left, "left", name, lr.first->line,
+      gone.evidence.push_back(CounterEvidence(c.left, Side::kLeft, name, lr.first->line,
                                               fmt::format("{} calls", before)));
       gone_parts += fmt::format("{}{} ({})", gone_parts.empty() ? "" : ", ", name, before);
       continue;
@@ -76,9 +76,9 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
     ++moved.count;
     std::string change = fmt::format("{} -> {}", lr.first ? std::to_string(before) : "absent",
                                      lr.second ? std::to_string(after) : "absent");
-    moved.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name,
+    moved.evidence.push_back(lr.second ? CounterEvidence(c.right, Side::kRight, name,
                                                          lr.second->line, change)
-                                       : CounterEvidence(c.left, "left", name,
+                                       : CounterEvidence(c.left, Side::kLeft, name,
                                                          lr.first->line, change));
     moved_parts += fmt::format("{}{} {}", moved_parts.empty() ? "" : ", ", name, change);
   }
@@ -96,9 +96,9 @@ void FindCounterDeltas(const MetricsContext& c, std::vector<Finding>* out) {
     std::string change = fmt::format("{} -> {} {}", lr.first ? fmt::format("{:g}", before) : "absent",
                                      lr.second ? fmt::format("{:g}", after) : "absent",
                                      MetricUnitName(any->unit));
-    moved.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name,
+    moved.evidence.push_back(lr.second ? CounterEvidence(c.right, Side::kRight, name,
                                                          lr.second->line, change)
-                                       : CounterEvidence(c.left, "left", name,
+                                       : CounterEvidence(c.left, Side::kLeft, name,
                                                          lr.first->line, change));
     moved_parts += fmt::format("{}{} {}", moved_parts.empty() ? "" : ", ", name, change);
   }
@@ -145,9 +145,9 @@ void FindSmallCounterChanges(const MetricsContext& c, const std::vector<Finding>
     ++f.count;
     std::string change = fmt::format("{} -> {}", lr.first ? std::to_string(before) : "absent",
                                      lr.second ? std::to_string(after) : "absent");
-    f.evidence.push_back(lr.second ? CounterEvidence(c.right, "right", name, lr.second->line,
+    f.evidence.push_back(lr.second ? CounterEvidence(c.right, Side::kRight, name, lr.second->line,
                                                      change)
-                                   : CounterEvidence(c.left, "left", name, lr.first->line,
+                                   : CounterEvidence(c.left, Side::kLeft, name, lr.first->line,
                                                      change));
     if (f.count <= 4) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", name, change);
   }

@@ -35,7 +35,7 @@ std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candida
   return dead;
 }
 
-void Report(const Graph& g, const std::vector<uint32_t>& dead, std::string_view side,
+void Report(const Graph& g, const std::vector<uint32_t>& dead, std::optional<Side> side,
             std::string label, bool mirrored, std::vector<Finding>* out) {
   if (dead.empty()) return;
   Finding f;
@@ -49,7 +49,7 @@ void Report(const Graph& g, const std::vector<uint32_t>& dead, std::string_view 
     f.evidence.push_back(NodeEvidence(g, i, side, "reaches no output"));
   }
   f.title = fmt::format("{} no output{}{} ({})", Plural(f.count, "node reaches", "nodes reach"),
-                        side.empty() ? "" : fmt::format(" on the {}", side),
+                        OnTheSide(side),
                         mirrored ? ", gone or used on the right" : "",
                         JoinOpCounts({by_op.begin(), by_op.end()}, 3, false));
   if (mirrored) {
@@ -84,7 +84,7 @@ void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
 }
 
 void LintDeadCode(const Graph& g, const std::string& label, std::vector<Finding>* out) {
-  Report(g, DeadNodes(g, nullptr), "", label, false, out);
+  Report(g, DeadNodes(g, nullptr), std::nullopt, label, false, out);
 }
 
 }  // namespace graphdiff::analyze

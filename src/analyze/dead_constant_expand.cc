@@ -28,7 +28,7 @@ std::vector<uint32_t> DeadExpands(const Graph& g, const std::vector<bool>* candi
   return found;
 }
 
-void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view side,
+void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::optional<Side> side,
             std::string graph_label, bool mirrored, std::vector<Finding>* out) {
   if (nodes.empty()) return;
   std::vector<bool> is_output(g.nodes.size(), false);
@@ -53,9 +53,8 @@ void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::string_view
                                    is_output[i] ? ", only returned" : ", unused");
     f.evidence.push_back(NodeEvidence(g, i, side, std::move(note)));
   }
-  std::string where = side.empty() ? ""
-                      : mirrored  ? fmt::format(" on the {} gone on the right", side)
-                                  : fmt::format(" on the {}", side);
+  std::string where = OnTheSide(side);
+  if (side && mirrored) where += " gone on the right";
   f.title = empty == f.count
                 ? fmt::format("{} dead size-0 expands of constants{}", f.count, where)
                 : fmt::format("{} dead expands of constants{} ({} of size 0)", f.count, where,
@@ -88,7 +87,7 @@ void FindDeadConstantExpands(const PairContext& c, std::vector<Finding>* out) {
 
 void LintDeadConstantExpands(const Graph& g, const std::string& label,
                              std::vector<Finding>* out) {
-  Report(g, DeadExpands(g, nullptr), "", label, false, out);
+  Report(g, DeadExpands(g, nullptr), std::nullopt, label, false, out);
 }
 
 }  // namespace graphdiff::analyze

@@ -110,8 +110,8 @@ void RenameSources(std::vector<Finding>* findings, size_t first, const std::stri
                    const std::string& right_to) {
   for (size_t i = first; i < findings->size(); ++i) {
     for (Evidence& e : (*findings)[i].evidence) {
-      if (e.side == "left" && e.source == left_from) e.source = left_to;
-      if (e.side == "right" && e.source == right_from) e.source = right_to;
+      if (e.side == Side::kLeft && e.source == left_from) e.source = left_to;
+      if (e.side == Side::kRight && e.source == right_from) e.source = right_to;
     }
   }
 }

@@ -143,7 +143,7 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
   return out;
 }
 
-void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::string_view side,
+void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::optional<Side> side,
             std::string label, bool mirrored, std::vector<Finding>* out) {
   if (groups.empty()) return;
   Finding f;
@@ -165,7 +165,7 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::stri
   f.title = fmt::format("{} of {} computation{}{}{}", Plural(f.count, "redundant copy",
                                                           "redundant copies"),
                         groups.size(), groups.size() == 1 ? "" : "s",
-                        side.empty() ? "" : fmt::format(" on the {}", side),
+                        OnTheSide(side),
                         mirrored ? ", gone on the right" : "");
   if (mirrored) {
     f.explanation = "The left computes the same operations on the same values more than once "
@@ -201,7 +201,7 @@ void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
 
 void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
                     std::vector<Finding>* out) {
-  Report(g, FindGroups(g, min_ops), "", label, false, out);
+  Report(g, FindGroups(g, min_ops), std::nullopt, label, false, out);
 }
 
 }  // namespace graphdiff::analyze

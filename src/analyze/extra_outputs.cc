@@ -134,7 +134,7 @@ struct OutputSet {
 };
 
 OutputSet Collect(const Graph& g, const OpEquivalence& eq, const std::vector<uint32_t>& positions,
-                  std::string_view side, std::string_view verb) {
+                  Side side, std::string_view verb) {
   OutputSet s;
   for (uint32_t pos : positions) {
     if (pos >= g.outputs.size()) continue;
@@ -227,8 +227,8 @@ constexpr const char* kTrainingWhy =
 
 void FindOutputChanges(const PairContext& c, std::vector<Finding>* out) {
   const Alignment& a = c.alignment;
-  OutputSet added = Collect(c.right, c.equivalence, a.right_only_outputs, "right", "output");
-  OutputSet removed = Collect(c.left, c.equivalence, a.left_only_outputs, "left", "output");
+  OutputSet added = Collect(c.right, c.equivalence, a.right_only_outputs, Side::kRight, "output");
+  OutputSet removed = Collect(c.left, c.equivalence, a.left_only_outputs, Side::kLeft, "output");
   if (added.count() == 0 && removed.count() == 0) return;
   size_t lo = c.left.outputs.size(), ro = c.right.outputs.size();
   Finding f;

@@ -23,16 +23,20 @@ std::string ValueName(const Graph& g, ValueRef v) {
   return name;
 }
 
-Evidence NodeEvidence(const Graph& g, uint32_t node, std::string_view side,
+Evidence NodeEvidence(const Graph& g, uint32_t node, std::optional<Side> side,
                       std::string note) {
   Evidence e;
-  e.side = std::string(side);
+  e.side = side;
   e.source = g.source.file;
   e.line = g.nodes[node].line;
   e.node = NodeName(g, node);
   e.op = std::string(g.str(g.nodes[node].op));
   e.note = std::move(note);
   return e;
+}
+
+std::string OnTheSide(std::optional<Side> side) {
+  return side ? fmt::format(" on the {}", SideName(*side)) : std::string();
 }
 
 std::string_view ShortOp(std::string_view op) {

@@ -37,7 +37,7 @@ struct InputSet {
 // that parameter was lifted to an input.
 InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>& only,
                  const std::vector<std::pair<uint32_t, uint32_t>>& matched,
-                 std::string_view side, std::string_view note) {
+                 Side side, std::string_view note) {
   std::vector<bool> is_only(g.nodes.size(), false);
   for (uint32_t i : only) {
     if (i < is_only.size()) is_only[i] = true;
@@ -100,7 +100,7 @@ void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out) {
     left_right.emplace_back(p.left, p.right);
   }
   InputSet added =
-      Collect(c.right, c.left, c.alignment.right_only, right_left, "right", "new input");
+      Collect(c.right, c.left, c.alignment.right_only, right_left, Side::kRight, "new input");
   if (added.count() > 0) {
     Finding f;
     f.id = "lifted-inputs";
@@ -147,7 +147,7 @@ void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out) {
     f.evidence = std::move(added.evidence);
     out->push_back(std::move(f));
   }
-  InputSet removed = Collect(c.left, c.right, c.alignment.left_only, left_right, "left",
+  InputSet removed = Collect(c.left, c.right, c.alignment.left_only, left_right, Side::kLeft,
                              "input no longer taken:");
   if (removed.count() > 0) {
     Finding f;

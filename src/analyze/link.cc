@@ -46,7 +46,7 @@ void LinkFindings(std::vector<Finding>* findings, size_t max_evidence) {
   for (uint32_t i = 0; i < fs.size(); ++i) {
     for (const Evidence& e : fs[i].evidence) {
       if (e.node.empty()) continue;
-      std::string key = e.side + '\x1f' + e.source + '\x1f' + std::to_string(e.line) + '\x1f' +
+      std::string key = std::string(SideName(e.side)) + '\x1f' + e.source + '\x1f' + std::to_string(e.line) + '\x1f' +
                         e.node;
       std::vector<uint32_t>& owners = by_node[key];
       if (!owners.empty() && owners.back() == i) continue;

@@ -20,14 +20,14 @@
 namespace graphdiff::analyze {
 namespace {
 
-struct Side {
+struct NodeRole {
   std::string label;  // what the node does: an op, or "module call (aten::batch_norm)"
   std::string op;     // the op to compare classes with
   bool module = false;
 };
 
-std::optional<Side> Describe(const Graph& g, const Node& n) {
-  Side s;
+std::optional<NodeRole> Describe(const Graph& g, const Node& n) {
+  NodeRole s;
   if (n.kind == NodeKind::kModuleCall) {
     std::optional<std::string_view> target = g.attr(n, "target");
     std::string_view path = target ? *target : g.str(n.op);
@@ -112,8 +112,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
   for (const NodePair& p : c.alignment.pairs) {
     if (!(p.reasons & kChangedOp)) continue;
     if (p.left >= c.left.nodes.size() || p.right >= c.right.nodes.size()) continue;
-    std::optional<Side> l = Describe(c.left, c.left.nodes[p.left]);
-    std::optional<Side> r = Describe(c.right, c.right.nodes[p.right]);
+    std::optional<NodeRole> l = Describe(c.left, c.left.nodes[p.left]);
+    std::optional<NodeRole> r = Describe(c.right, c.right.nodes[p.right]);
     if (!l || !r || l->op == r->op) continue;
     // A stand-in for a node an elided dump left out is no substitution.
     if (l->op == kElidedOp || r->op == kElidedOp) continue;
@@ -179,8 +179,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
             names);
       }
       for (const auto& [l, r] : g.nodes) {
-        f.evidence.push_back(NodeEvidence(c.left, l, "left", "before"));
-        f.evidence.push_back(NodeEvidence(c.right, r, "right", "after"));
+        f.evidence.push_back(NodeEvidence(c.left, l, Side::kLeft, "before"));
+        f.evidence.push_back(NodeEvidence(c.right, r, Side::kRight, "after"));
       }
       out->push_back(std::move(f));
       continue;
@@ -234,8 +234,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
       f.hint = "If the two ops are the same computation, add them to an --equiv file.";
     }
     for (const auto& [l, r] : g.nodes) {
-      f.evidence.push_back(NodeEvidence(c.left, l, "left", "before"));
-      f.evidence.push_back(NodeEvidence(c.right, r, "right", "after"));
+      f.evidence.push_back(NodeEvidence(c.left, l, Side::kLeft, "before"));
+      f.evidence.push_back(NodeEvidence(c.right, r, Side::kRight, "after"));
     }
     out->push_back(std::move(f));
   }

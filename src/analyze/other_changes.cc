@@ -28,13 +28,13 @@ void FindOtherChanges(const PairContext& c, const std::vector<Finding>& found,
     if (!p.changed() || p.right >= c.right.nodes.size()) continue;
     ++changed;
     for (const std::string& r : ChangeReasonNames(p.reasons)) ++reasons[r];
-    f.evidence.push_back(NodeEvidence(c.right, p.right, "right", p.detail));
+    f.evidence.push_back(NodeEvidence(c.right, p.right, Side::kRight, p.detail));
   }
   for (uint32_t i : a.left_only) {
-    if (i < c.left.nodes.size()) f.evidence.push_back(NodeEvidence(c.left, i, "left", "removed"));
+    if (i < c.left.nodes.size()) f.evidence.push_back(NodeEvidence(c.left, i, Side::kLeft, "removed"));
   }
   for (uint32_t i : a.right_only) {
-    if (i < c.right.nodes.size()) f.evidence.push_back(NodeEvidence(c.right, i, "right", "added"));
+    if (i < c.right.nodes.size()) f.evidence.push_back(NodeEvidence(c.right, i, Side::kRight, "added"));
   }
   bool reordered = false;
   for (const auto& [l, r] : a.matched_outputs) reordered = reordered || l != r;

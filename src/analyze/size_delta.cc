@@ -76,12 +76,12 @@ void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
       r.inputs, l.outputs, r.outputs, bytes(l), bytes(r));
   for (uint32_t i : c.alignment.right_only) {
     if (i < c.right.nodes.size() && c.right.nodes[i].kind != NodeKind::kGetAttr) {
-      f.evidence.push_back(NodeEvidence(c.right, i, "right", "added"));
+      f.evidence.push_back(NodeEvidence(c.right, i, Side::kRight, "added"));
     }
   }
   for (uint32_t i : c.alignment.left_only) {
     if (i < c.left.nodes.size() && c.left.nodes[i].kind != NodeKind::kGetAttr) {
-      f.evidence.push_back(NodeEvidence(c.left, i, "left", "removed"));
+      f.evidence.push_back(NodeEvidence(c.left, i, Side::kLeft, "removed"));
     }
   }
   out->push_back(std::move(f));

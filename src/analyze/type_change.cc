@@ -135,7 +135,7 @@ void FindTypeChanges(const PairContext& c, std::vector<Finding>* out) {
                       const std::string& what) {
     for (const auto& [l, r] : nodes) {
       f->evidence.push_back(NodeEvidence(
-          c.right, r, "right",
+          c.right, r, Side::kRight,
           fmt::format("{}{}{} -> {}", what, what.empty() ? "" : ": ",
                       FormatResults(c.left, c.left.nodes[l]),
                       FormatResults(c.right, c.right.nodes[r]))));

@@ -6,6 +6,7 @@
 
 #include "fmt/format.h"
 #include "gate/finding_map.h"
+#include "load/entry_path.h"
 #include "graphdiff/gate.h"
 #include "graphdiff/stats.h"
 #include "util/checked.h"
@@ -82,48 +83,10 @@ GateUnit MetricsUnit(const DumpFile& file, size_t index, const MetricsReport& m)
   return u;
 }
 
-bool AllDigits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// `run_2024_01_01_12_00_00_000000-pid_111`, `run_1700000000`: a directory
-// named for one run.
-bool IsRunStamp(std::string_view c) {
-  if (c.substr(0, 4) != "run_" && c.substr(0, 4) != "run-") return false;
-  std::string_view rest = c.substr(4);
-  if (rest.empty() || rest[0] < '0' || rest[0] > '9') return false;
-  for (char ch : rest) {
-    bool ok = (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == 'p' || ch == 'i' ||
-              ch == 'd' || ch == 'T' || ch == ':' || ch == '.';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::string NormalizeUnitPath(std::string_view path) {
-  std::string out;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t end = path.find_first_of("/!", start);
-    if (end == std::string_view::npos) end = path.size();
-    std::string_view c = path.substr(start, end - start);
-    if (IsRunStamp(c)) {
-      out += "run_*";
-    } else if ((c.substr(0, 5) == "rank_" || c.substr(0, 5) == "rank-") &&
-               AllDigits(c.substr(5))) {
-      out += "rank_*";
-    } else if (c.substr(0, 4) == "rank" && AllDigits(c.substr(4))) {
-      out += "rank*";
-    } else {
-      out.append(c.data(), c.size());
-    }
-    if (end == path.size()) break;
-    out += path[end];
-    start = end + 1;
-  }
-  return out;
+  return NormalizeRunStamps(path, /*fold_ranks=*/true);
 }
 
 std::string_view GateUnitKindName(GateUnitKind kind) {

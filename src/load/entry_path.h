@@ -27,6 +27,14 @@ bool IsHiddenPath(std::string_view path);
 // carries no compression suffix.
 std::string StripCompressionSuffix(std::string_view name);
 
+// A dump path as it stays from run to run: directory components named for
+// one run (`run_2024_01_01_12_00_00_000000-pid_111` of TORCH_COMPILE_DEBUG,
+// `run_1700000000`) become `run_*`. With `fold_ranks`, `rank_3` / `rank-3` /
+// `rank3` become `rank_*` / `rank*` too (the gate's unit keys, which number
+// collisions); without, a rank stays a key of its own (pairing two dumps,
+// where rank 3 goes with rank 3). Components split at '/' and '!'.
+std::string NormalizeRunStamps(std::string_view path, bool fold_ranks);
+
 // The last component of a path ("a/b/ir.txt" -> "ir.txt").
 std::string_view BaseName(std::string_view path);
 

@@ -246,6 +246,13 @@ absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options)
   std::string root(path);
   std::error_code ec;
   fs::file_status status = fs::status(root, ec);
+  // The system's own reason: a path behind a directory the user may not
+  // search is "Permission denied", not missing.
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    return ec == std::errc::permission_denied
+               ? absl::PermissionDeniedError(absl::StrCat(root, ": ", ec.message()))
+               : absl::UnavailableError(absl::StrCat(root, ": ", ec.message()));
+  }
   if (ec || !fs::exists(status)) {
     return absl::NotFoundError(absl::StrCat(root, ": no such file or directory"));
   }

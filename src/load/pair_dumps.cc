@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graphdiff/dump.h"
+#include "load/entry_path.h"
 
 namespace graphdiff {
 namespace {
@@ -33,13 +34,17 @@ std::string DropArchiveNames(std::string_view path) {
   return out;
 }
 
-// Paths of a side's files for comparison: archive names dropped, then the
-// top-level directories that every file shares stripped, so that
-// `trace_once/ir.txt` and `openxla/ir.txt` compare equal.
+// Paths of a side's files for comparison: archive names dropped, run stamps
+// folded as the gate's keys fold them (ranks kept), then the top-level
+// directories that every file shares stripped, so that `trace_once/ir.txt`
+// and `openxla/ir.txt` compare equal, and so do
+// `debug/run_2024_01_01_pid_111/ir.txt` and `debug/run_2024_01_02_pid_222/ir.txt`.
 std::vector<std::string> PairingPaths(const Dump& dump) {
   std::vector<std::string> paths;
   paths.reserve(dump.files.size());
-  for (const DumpFile& f : dump.files) paths.push_back(DropArchiveNames(f.path));
+  for (const DumpFile& f : dump.files) {
+    paths.push_back(NormalizeRunStamps(DropArchiveNames(f.path), /*fold_ranks=*/false));
+  }
   while (!paths.empty()) {
     size_t slash = paths[0].find('/');
     if (slash == std::string::npos) break;

@@ -3,6 +3,7 @@
 // Names of the closed sets of the public API (matchers, pairing rules,
 // sides, unpaired kinds), the one place each is spelled, so reports, JSON and
 // readers agree.
+#include <optional>
 #include <string_view>
 
 #include "align/state.h"
@@ -82,6 +83,10 @@ bool ParsePairRule(std::string_view name, PairRule* out) {
 }
 
 std::string_view SideName(Side side) { return side == Side::kLeft ? "left" : "right"; }
+
+std::string_view SideName(std::optional<Side> side) {
+  return side ? SideName(*side) : std::string_view();
+}
 
 bool ParseSide(std::string_view name, Side* out) {
   static constexpr Side kAll[] = {Side::kLeft, Side::kRight};

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "fmt/format.h"
 #include "parse/error.h"
 #include "parse/fx_expr.h"
 #include "parse/fx_ops.h"
@@ -137,6 +138,13 @@ class FxBuilder {
   absl::Status ErrorAt(size_t token, std::string_view message);
   absl::Status ExprError(const FxExprParser& p);
   void Warn(size_t token, std::string_view message);
+  // After an elision, a name may belong to a line the dump left out: the
+  // reference is dropped (and counted) instead of failing the file.
+  bool DropElidedRef() {
+    if (elisions_ == 0) return false;
+    ++dropped_refs_;
+    return true;
+  }
 
   const std::vector<FxLine>& lines_;
   const FxParseContext& ctx_;
@@ -149,6 +157,7 @@ class FxBuilder {
   std::vector<Pending> pending_types_;
   bool params_done_ = false;
   bool returned_ = false;
+  uint32_t elisions_ = 0, first_elision_ = 0, dropped_refs_ = 0;
   StrId frame_;
   uint32_t unnamed_aug_ = kNoNode;
   uint32_t def_indent_ = 0;
@@ -339,6 +348,7 @@ absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
     case FxExprKind::kName: {
       auto it = names_.find(x.text);
       if (it == names_.end()) {
+        if (DropElidedRef()) return absl::OkStatus();
         return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
       }
       refs_.emplace_back(x.first, static_cast<uint32_t>(g_.nodes[node].operands.size()));
@@ -412,6 +422,7 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
   if (x.kind == FxExprKind::kName) {
     auto it = names_.find(x.text);
     if (it == names_.end()) {
+      if (DropElidedRef()) return absl::OkStatus();
       return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
     }
     g_.nodes[node].operands.push_back(it->second);
@@ -540,6 +551,14 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
       continue;
     }
     if (FxIndent(line.text) <= def_indent_) break;
+    // `...` (or `... 120 more lines`): whoever pasted the code left lines out.
+    if (std::string_view t = line.text.substr(FxIndent(line.text)); t.substr(0, 3) == "...") {
+      if (elisions_++ == 0) first_elision_ = line.number;
+      g_.partial = true;
+      last_line_ = line.number;
+      lexer_.set_line_index(lexer_.line_index() + 1);
+      continue;
+    }
     if (!lexer_.NextLogicalLine(&toks_, &comments_, &lex)) {
       const FxLine& l = lines_[lex.line];
       return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full,
@@ -584,9 +603,24 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   }
   MaterializeParams();
   g_.source.last_line = last_line_;
+  if (elisions_ > 0) {
+    AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source, first_elision_, 1,
+               fmt::format("{} elision line{} ('...'): lines were left out of this FX graph{}; "
+                           "the graph is marked partial",
+                           elisions_, elisions_ == 1 ? "" : "s",
+                           dropped_refs_ == 0
+                               ? std::string()
+                               : fmt::format(" ({} reference{} to them dropped)", dropped_refs_,
+                                             dropped_refs_ == 1 ? "" : "s")));
+  }
   if (!returned_) {
+    // FX always prints a return: without one the code was cut short.
+    g_.partial = true;
     AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source,
-               g_.source.first_line, 1, "FX graph has no return statement");
+               g_.source.first_line, 1,
+               fmt::format("FX graph has no return statement (truncated dump?); its {} nodes "
+                           "are kept and the graph is marked partial",
+                           g_.nodes.size()));
   }
   *next_line = lexer_.line_index();
   return absl::OkStatus();
@@ -1022,6 +1056,7 @@ absl::Status FxBuilder::AddOutputs(uint32_t e) {
     return absl::OkStatus();
   }
   if (x.kind == FxExprKind::kName) {
+    if (DropElidedRef()) return absl::OkStatus();
     return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
   }
   Warn(x.first, x.kind == FxExprKind::kConst && x.text == "None"

@@ -159,8 +159,29 @@ class Outliner {
       return ParseError(source_, text_, offset + begin, "expected a computation name");
     }
     comp.name = header.substr(begin, i - begin);
+    uint32_t elisions = 0, first_elision = 0;
+    auto warn_elisions = [&] {
+      if (elisions == 0) return;
+      Warn(first_elision, 1,
+           fmt::format("{} elision line{} ('...'): instructions were left out of computation "
+                       "'{}'; the graph is marked partial",
+                       elisions, elisions == 1 ? "" : "s", comp.name));
+    };
+    // Cut short: keep what the computation has, marked partial.
+    auto keep_unclosed = [&](const std::string& where) {
+      warn_elisions();
+      Warn(comp.line, 1,
+           fmt::format("computation '{}' (line {}) is not closed with '}}' {} (truncated "
+                       "dump?); its {} instructions are kept and the graph is marked partial",
+                       comp.name, comp.line, where, comp.instructions.size()));
+      modules_->back().partial = true;
+      modules_->back().last_line = line_ - 1;
+      modules_->back().computations.push_back(std::move(comp));
+      return absl::OkStatus();
+    };
     for (;;) {
       if (pos_ >= text_.size()) {
+        if (!comp.instructions.empty()) return keep_unclosed("before the text ends");
         return ParseError(
             source_, text_, text_.size(),
             fmt::format("unexpected end of text: computation '{}' (line {}) is "
@@ -179,12 +200,24 @@ class Outliner {
       }
       if (trimmed == "}") {
         NextLine();
+        warn_elisions();
         modules_->back().last_line = start_line;
         modules_->back().computations.push_back(std::move(comp));
         return absl::OkStatus();
       }
+      // `...` (or `... 120 more lines`): whoever pasted the module left
+      // instructions out.
+      if (trimmed.substr(0, 3) == "...") {
+        if (elisions++ == 0) first_elision = start_line;
+        modules_->back().partial = true;
+        NextLine();
+        continue;
+      }
       size_t at = static_cast<size_t>(trimmed.data() - text_.data());
       if (IsKeywordLine(trimmed, "HloModule") || IsKeywordLine(trimmed, "ENTRY")) {
+        if (!comp.instructions.empty()) {
+          return keep_unclosed(fmt::format("before line {}", start_line));
+        }
         return ParseError(source_, text_, at,
                           fmt::format("computation '{}' (line {}) is not closed "
                                       "before this line",

@@ -31,12 +31,16 @@ struct HloModuleText {
   uint32_t first_line = 0;
   uint32_t last_line = 0;
   std::vector<HloComputationText> computations;
+  // Instructions were left out (`...` lines) or a computation was cut short:
+  // operands may name instructions the text does not hold.
+  bool partial = false;
 };
 
 // Splits `text` into modules. Lines outside any computation that are not a
 // module header become warnings. Syntax errors (malformed instruction,
-// unbalanced brackets, a computation never closed) fail with a positioned
-// message.
+// unbalanced brackets) fail with a positioned message. Elision lines (`...`)
+// and a computation cut short (the text ends, or the next module starts,
+// before its '}') are warnings that mark the module partial.
 absl::Status OutlineHloText(std::string_view text, std::string_view source,
                             const ParseOptions& options,
                             std::vector<Diagnostic>* warnings,

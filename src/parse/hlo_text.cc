@@ -108,6 +108,11 @@ class GraphBuilder {
         return ParseError(source_, text_, at, "expected an operand name");
       }
       auto it = names.find(name);
+      if (it == names.end() && elided_) {
+        // The instruction was left out of the text (`...`, cut short).
+        ++dropped_refs_;
+        continue;
+      }
       if (it == names.end()) {
         return ParseError(source_, text_, piece_offset + name_offset,
                           fmt::format("undefined operand '{}'", name));
@@ -126,6 +131,9 @@ class GraphBuilder {
     }
     Graph g;
     g.kind = GraphKind::kHlo;
+    g.partial = module.partial;
+    elided_ = module.partial;
+    dropped_refs_ = 0;
     g.name = std::string(module.name.empty() ? entry.name : module.name);
     g.source.file = std::string(source_);
     g.source.first_line = module.first_line;
@@ -198,6 +206,13 @@ class GraphBuilder {
       g.outputs = g.nodes[r].operands.ToVector();
     } else {
       g.outputs.push_back(ValueRef{r, 0});
+    }
+    if (dropped_refs_ > 0) {
+      AddWarning(warnings_, options_.max_warnings, source_, entry.line, 1,
+                 fmt::format("{} operand{} of computation '{}' name{} instructions left out of "
+                             "the text; dropped",
+                             dropped_refs_, dropped_refs_ == 1 ? "" : "s", entry.name,
+                             dropped_refs_ == 1 ? "s" : ""));
     }
     return g;
   }
@@ -431,6 +446,8 @@ class GraphBuilder {
   std::vector<uint32_t> position_;
   std::vector<std::map<std::string_view, int64_t>> callee_ops_;  // per computation
   std::vector<uint8_t> callee_state_;  // 0 not seen, 1 in progress or done
+  bool elided_ = false;  // the module is partial: operands may name missing instructions
+  uint32_t dropped_refs_ = 0;
 };
 
 }  // namespace

@@ -307,7 +307,8 @@ void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
     for (uint32_t k = 0; k < f.evidence.size(); ++k) {
       const Evidence& e = f.evidence[k];
       auto at = linked_at.find(k);
-      std::string text = e.side.empty() ? e.node : e.side + " " + e.node;
+      std::string text =
+          e.side ? fmt::format("{} {}", SideName(*e.side), e.node) : e.node;
       if (!e.op.empty()) text += " " + e.op;
       if (!e.note.empty() && e.node.empty()) text += " " + e.note;
       if (at != linked_at.end()) {

@@ -77,7 +77,7 @@ json MetricsToJson(const MetricsPairDiff& m) {
   j["left_source"] = m.left_source;
   j["right_source"] = m.right_source;
   j["how"] = std::string(PairRuleName(m.how));
-  j["same"] = m.identical();
+  j["identical"] = m.identical();
   j["counters"] = json::array();
   for (const CounterValues& c : m.counters) {
     j["counters"].push_back({{"name", c.name}, {"left", Optional(c.left)},
@@ -119,7 +119,7 @@ nlohmann::ordered_json FindingToJsonValue(const Finding& f) {
   j["explanation"] = f.explanation;
   j["evidence"] = json::array();
   for (const Evidence& e : f.evidence) {
-    j["evidence"].push_back({{"side", e.side},
+    j["evidence"].push_back({{"side", SideName(e.side)},
                              {"source", e.source},
                              {"line", e.line},
                              {"node", e.node},
@@ -138,7 +138,7 @@ nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
   json s;
   s["left"] = r.left_root;
   s["right"] = r.right_root;
-  s["same"] = r.identical();
+  s["identical"] = r.identical();
   s["verdict"] = report::Verdict(r);
   s["graph_pairs"] = r.pairs.size();
   size_t differ = 0;

@@ -229,7 +229,13 @@ absl::StatusOr<Finding> ReadFinding(const json& j) {
   if (!evidence) return Bad("evidence", "expected a list");
   for (const json& e : *evidence) {
     Evidence ev;
-    GD_RETURN_IF_ERROR(ReadString(e, "side", &ev.side));
+    std::string side;
+    GD_RETURN_IF_ERROR(ReadString(e, "side", &side));
+    if (!side.empty()) {
+      Side s;
+      if (!ParseSide(side, &s)) return Bad("side", fmt::format("unknown value \"{}\"", side));
+      ev.side = s;
+    }
     GD_RETURN_IF_ERROR(ReadString(e, "source", &ev.source));
     GD_RETURN_IF_ERROR(ReadInt(e, "line", &ev.line));
     GD_RETURN_IF_ERROR(ReadString(e, "node", &ev.node));
@@ -259,9 +265,10 @@ absl::StatusOr<std::vector<Finding>> FindingsFromJsonValue(const nlohmann::json&
 absl::StatusOr<DiffResult> DiffResultFromJsonValue(const nlohmann::json& j) {
   int version = 0;
   GD_RETURN_IF_ERROR(ReadInt(j, "schema_version", &version));
-  if (version != kReportSchemaVersion) {
-    return Bad("schema_version", fmt::format("unsupported version {} (this build reads {})",
-                                             version, kReportSchemaVersion));
+  if (version < kOldestReportSchemaVersion || version > kReportSchemaVersion) {
+    return Bad("schema_version", fmt::format("unsupported version {} (this build reads {} to {})",
+                                             version, kOldestReportSchemaVersion,
+                                             kReportSchemaVersion));
   }
   DiffResult r;
   const json* summary = Field(j, "summary");

@@ -38,7 +38,7 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     }
     same += p.identical();
     StatRow row;
-    row.name = report::PairName(p);
+    row.name = TerminalSafe(report::PairName(p));
     row.numbers = fmt::format("nodes {} -> {}", p.left_nodes, p.right_nodes);
     if (p.left_outputs != p.right_outputs) {
       row.numbers += fmt::format(", outputs {} -> {}", p.left_outputs, p.right_outputs);
@@ -56,13 +56,13 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     if (moved == 0 && !o.all) continue;
     metrics_changed += moved > 0;
     StatRow row;
-    row.name = report::MetricsName(m);
+    row.name = TerminalSafe(report::MetricsName(m));
     row.numbers = fmt::format("{} of {} counters changed", moved, m.counters.size());
     rows.push_back(std::move(row));
   }
   size_t name_width = 0, numbers_width = 0, biggest = 0;
   for (const StatRow& row : rows) {
-    name_width = std::max(name_width, row.name.size());
+    name_width = std::max(name_width, report::DisplayWidth(row.name));
     numbers_width = std::max(numbers_width, row.numbers.size());
     biggest = std::max(biggest, row.plus + row.minus + row.tilde);
   }
@@ -70,16 +70,28 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
   name_width = std::min<size_t>(name_width, std::max<size_t>(o.width / 2, 20));
   std::string out;
   for (const StatRow& row : rows) {
+    // Names are measured as shown (escapes included) and cut from the
+    // front, at a code point, so the file name stays.
     std::string name = row.name;
-    if (name.size() > name_width) name = "..." + name.substr(name.size() - name_width + 3);
-    std::string line = fmt::format(" {:<{}} | {:<{}}", name, name_width, row.numbers,
-                                   numbers_width);
+    size_t shown = report::DisplayWidth(name);
+    if (shown > name_width) {
+      size_t drop = shown - name_width + 3, at = 0;
+      while (drop > 0 && at < name.size()) {
+        ++at;
+        while (at < name.size() && (static_cast<unsigned char>(name[at]) & 0xC0) == 0x80) ++at;
+        --drop;
+      }
+      name = "..." + name.substr(at);
+      shown = name_width;
+    }
+    std::string line = fmt::format(" {}{} | {:<{}}", name, std::string(name_width - shown, ' '),
+                                   row.numbers, numbers_width);
     size_t total = row.plus + row.minus + row.tilde;
-    if (total > 0) {
-      std::string counts = fmt::format(" +{} -{} ~{} ", row.plus, row.minus, row.tilde);
-      size_t room = o.width > line.size() + counts.size() + 1
-                        ? o.width - line.size() - counts.size() - 1
-                        : 0;
+    std::string counts = fmt::format(" +{} -{} ~{} ", row.plus, row.minus, row.tilde);
+    // Counts and bar only where they fit: the width holds.
+    if (total > 0 && report::DisplayWidth(line) + counts.size() <= o.width) {
+      size_t used = report::DisplayWidth(line);
+      size_t room = o.width > used + counts.size() + 1 ? o.width - used - counts.size() - 1 : 0;
       size_t bar = biggest <= room ? total : (total * room + biggest - 1) / biggest;
       auto part = [&](size_t n) { return total == 0 ? 0 : (n * bar + total - 1) / total; };
       line += counts + std::string(std::min(bar, part(row.plus)), '+') +
@@ -95,12 +107,16 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     for (const GraphPairDiff& p : r.pairs) differ += !p.identical();
     same = r.pairs.size() - differ;
   }
-  out += fmt::format(" {} {}, {} same; {} changed", Plural(differ, "graph pair", "graph pairs"),
-                     differ == 1 ? "differs" : "differ", same,
-                     Plural(metrics_changed, "metrics report", "metrics reports"));
-  if (!r.unpaired.empty()) out += fmt::format("; {} unpaired", r.unpaired.size());
-  if (!r.skipped.empty()) out += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
-  return TerminalSafe(out + "\n");
+  std::string summary = fmt::format("{} {}, {} same; {} changed",
+                                    Plural(differ, "graph pair", "graph pairs"),
+                                    differ == 1 ? "differs" : "differ", same,
+                                    Plural(metrics_changed, "metrics report", "metrics reports"));
+  if (!r.unpaired.empty()) summary += fmt::format("; {} unpaired", r.unpaired.size());
+  if (!r.skipped.empty()) {
+    summary += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
+  }
+  out += report::Wrap(summary, o.width, " ", "   ");
+  return TerminalSafe(out);
 }
 
 std::string RenderDiffBrief(const DiffResult& r) {

@@ -43,9 +43,8 @@ std::string HintText(const std::vector<Finding>& findings, size_t i) {
   return findings[i].hint;
 }
 
-std::string OneLine(std::string text, size_t width) {
-  if (width > 4 && text.size() > width) text = text.substr(0, width - 3) + "...";
-  return text + "\n";
+std::string OneLine(std::string_view text, size_t width) {
+  return report::Clip(text, width) + "\n";
 }
 
 // The compact form: title, one line of evidence, the hint. The same finding
@@ -345,6 +344,12 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
                "1", o.color);
   out += "\n";
   std::string verdict = o.verbose ? report::Verdict(r) : report::VerdictHead(r);
+  // The story's lead is said in the verdict itself, before any list: the
+  // headline of the first finding's title (before its ": details").
+  if (!o.verbose && !r.empty() && !r.findings.empty()) {
+    std::string_view title = r.findings[0].title;
+    verdict += fmt::format(" Most important: {}.", title.substr(0, title.find(": ")));
+  }
   size_t verdict_at = out.size();
   out += Wrap(verdict, o.width, "", "");
   if (o.color) {

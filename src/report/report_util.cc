@@ -5,40 +5,93 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "graphdiff/sanitize.h"
 
 namespace graphdiff::report {
+
+namespace {
+
+// Length of the colour sequence (ESC [ digits ; ... m) at s[i], or 0.
+size_t SgrLength(std::string_view s, size_t i) {
+  if (i + 1 >= s.size() || s[i] != '\x1b' || s[i + 1] != '[') return 0;
+  size_t j = i + 2;
+  while (j < s.size() && ((s[j] >= '0' && s[j] <= '9') || s[j] == ';')) ++j;
+  return j < s.size() && s[j] == 'm' ? j + 1 - i : 0;
+}
+
+bool IsContinuationByte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+}  // namespace
+
+size_t DisplayWidth(std::string_view s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s.size();) {
+    if (size_t sgr = SgrLength(s, i)) {
+      i += sgr;
+      continue;
+    }
+    n += !IsContinuationByte(s[i]);
+    ++i;
+  }
+  return n;
+}
+
+std::string Clip(std::string_view text, size_t width) {
+  std::string safe = TerminalSafe(text, /*keep_sgr=*/true);
+  if (width <= 4 || DisplayWidth(safe) <= width) return safe;
+  std::string out;
+  size_t columns = 0;
+  for (size_t i = 0; i < safe.size();) {
+    if (size_t sgr = SgrLength(safe, i)) {
+      out.append(safe, i, sgr);
+      i += sgr;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < safe.size() && IsContinuationByte(safe[j])) ++j;
+    if (columns + 1 > width - 3) break;
+    out.append(safe, i, j - i);
+    ++columns;
+    i = j;
+  }
+  return out + "...";
+}
 
 std::string Wrap(std::string_view text, size_t width, std::string_view first,
                  std::string_view rest) {
   std::string out;
   std::string line(first);
-  size_t prefix = first.size();
+  size_t columns = DisplayWidth(first);
+  size_t prefix = line.size();
   bool empty_line = true;
+  auto break_line = [&] {
+    out += line;
+    out += '\n';
+    line.assign(rest);
+    columns = DisplayWidth(rest);
+    prefix = rest.size();
+    empty_line = true;
+  };
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && text[i] == ' ') ++i;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
     size_t j = i;
-    while (j < text.size() && text[j] != ' ' && text[j] != '\n') ++j;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\n') ++j;
     if (j > i) {
-      std::string_view word = text.substr(i, j - i);
-      if (!empty_line && line.size() + 1 + word.size() > width) {
-        out += line;
-        out += '\n';
-        line.assign(rest);
-        prefix = rest.size();
-        empty_line = true;
+      // Measured as it will be shown: escaping a control byte or an invalid
+      // one makes it four columns wide.
+      std::string word = TerminalSafe(text.substr(i, j - i), /*keep_sgr=*/true);
+      size_t word_columns = DisplayWidth(word);
+      if (!empty_line && columns + 1 + word_columns > width) break_line();
+      if (!empty_line) {
+        line += ' ';
+        ++columns;
       }
-      if (!empty_line) line += ' ';
       line += word;
+      columns += word_columns;
       empty_line = false;
     }
-    if (j < text.size() && text[j] == '\n') {
-      out += line;
-      out += '\n';
-      line.assign(rest);
-      prefix = rest.size();
-      empty_line = true;
-    }
+    if (j < text.size() && text[j] == '\n') break_line();
     i = j + (j < text.size() && text[j] == '\n' ? 1 : 0);
   }
   if (!empty_line || line.size() > prefix || out.empty()) {
@@ -69,7 +122,7 @@ std::string EvidenceLine(const Evidence& e) {
     if (!out.empty()) out += ' ';
     out += part;
   };
-  add(e.side);
+  add(SideName(e.side));
   add(e.line > 0 ? fmt::format("{}:{}", e.source, e.line) : e.source);
   add(e.node);
   add(e.op);

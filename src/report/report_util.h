@@ -15,10 +15,19 @@
 namespace graphdiff::report {
 
 // Word-wraps `text` to `width` columns; the first line starts with `first`,
-// later lines with `rest` (prefixes count toward the width). Words longer
-// than a line are kept whole. Ends with a newline.
+// later lines with `rest` (prefixes count toward the width). Words are made
+// TerminalSafe (colour kept) before they are measured, so what escaping adds
+// counts; words longer than a line are kept whole. Ends with a newline.
 std::string Wrap(std::string_view text, size_t width, std::string_view first,
                  std::string_view rest);
+
+// Columns `s` takes on a terminal: one per code point, colour sequences
+// (ESC [ ... m) none.
+size_t DisplayWidth(std::string_view s);
+
+// `text` made TerminalSafe and cut to at most `width` columns, ending in
+// "..." when cut (at a code point, never inside a colour sequence).
+std::string Clip(std::string_view text, size_t width);
 
 // ANSI SGR: `code` such as "1" (bold), "31" (red). Plain text when !color.
 std::string Paint(std::string_view text, std::string_view code, bool color);

@@ -98,13 +98,13 @@ void ResolveEvidence(const DiffResult& result, PairScene* s) {
   for (int k = 0; k < 2; ++k) {
     s->evidence[k].assign(result.findings.size(), {});
     const std::string& source = k == 0 ? p.left_source : p.right_source;
-    std::string_view side_name = k == 0 ? "left" : "right";
+    const Side side = k == 0 ? Side::kLeft : Side::kRight;
     NameIndex names;
     bool indexed = false;
     for (size_t f = 0; f < result.findings.size(); ++f) {
       const std::vector<Evidence>& ev = result.findings[f].evidence;
       for (uint32_t e = 0; e < ev.size(); ++e) {
-        if (ev[e].side != side_name || ev[e].source != source || ev[e].node.empty()) continue;
+        if (ev[e].side != side || ev[e].source != source || ev[e].node.empty()) continue;
         if (!indexed) {
           names = IndexNames(*s->side[k].graph);
           indexed = true;

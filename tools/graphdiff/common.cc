@@ -1,4 +1,5 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -40,19 +41,35 @@ std::string DisplayPath(const std::string& root, const std::string& inner) {
 }
 
 absl::Status WriteOutput(const std::string& path, std::string_view text) {
+  // Every failure names the file and the system's reason ("cannot write
+  // out/r.json: No such file or directory"; a full disk under stdout too).
   if (path.empty() || path == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    errno = 0;
+    size_t n = std::fwrite(text.data(), 1, text.size(), stdout);
+    if (std::fflush(stdout) != 0 || n != text.size()) {
+      int err = errno;
+      return absl::DataLossError(fmt::format("cannot write standard output: {}",
+                                             err ? std::strerror(err) : "short write"));
+    }
     return absl::OkStatus();
   }
-  std::ofstream f(path, std::ios::binary);
-  if (!f) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
     return absl::UnavailableError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
   }
-  f.write(text.data(), static_cast<std::streamsize>(text.size()));
-  f.flush();
-  if (!f) {
-    return absl::DataLossError(fmt::format("error writing {}: {}", path, std::strerror(errno)));
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int err = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      return absl::DataLossError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    return absl::DataLossError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
   }
   return absl::OkStatus();
 }
