@@ -73,6 +73,7 @@ Runner AddStatsCommand(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   cmd->add_option("--top", args->top, "Show only the N most frequent ops per graph (0 = all)")
       ->capture_default_str();
+  AddLoadingOptions(cmd);
   AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;
