@@ -156,6 +156,7 @@ class Loader {
       return AddSkipped(item.rel, LooksBinary(text) ? "not a recognised dump (binary)"
                                                      : "not a recognised dump");
     }
+    Report(LoadPhase::kParsing, [](LoadProgress&) {});
     // A large save file is cut into pieces parsed on the pool, beside the
     // other files; pieces wait for a free thread like any file.
     TaskRunner runner;

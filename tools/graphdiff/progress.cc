@@ -75,12 +75,15 @@ class Line {
     std::lock_guard<std::mutex> lock(mu_);
     loads_.emplace_back();
     size_t slot = loads_.size() - 1;
+    phase_.clear();  // a new load: its phases show again
     return [this, slot](const LoadProgress& p) {
       std::lock_guard<std::mutex> lock(mu_);
       loads_[slot] = p;
-      if (phase_.empty() || phase_ == "listing" || phase_ == "reading" || phase_ == "parsing") {
-        phase_ = std::string(LoadPhaseName(p.phase == LoadPhase::kDone ? LoadPhase::kParsing
-                                                                        : p.phase));
+      // A load's phase shows until the command names its own; a finished
+      // load says "loaded" while another one may still be reading.
+      if (phase_.empty() || phase_ == "listing" || phase_ == "reading" ||
+          phase_ == "parsing" || phase_ == "loaded") {
+        phase_ = p.phase == LoadPhase::kDone ? "loaded" : std::string(LoadPhaseName(p.phase));
       }
     };
   }

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "cli_limits.h"
+#include "progress.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/stats.h"
 
@@ -46,6 +47,7 @@ int RunStats(const StatsArgs& args) {
     if (!HoldsSomething(*dump)) {
       return Fail(absl::InvalidArgumentError("no stats: " + WhyNothingReadable(*dump, path)));
     }
+    SetProgressPhase("counting");
     AddStats(*dump, path, &report);
     // Skipped files are in the report already; add what reading tolerated.
     Dump warnings_only;
