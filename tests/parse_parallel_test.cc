@@ -115,6 +115,29 @@ TEST(ParseParallelTest, RepeatsFoldAcrossCuts) {
   EXPECT_EQ((*whole)[1].source.repeat_count, 3u);
 }
 
+TEST(ParseParallelTest, AFoldedRecordSaysNoWarning) {
+  // The record warns when parsed; its repeats are folded unparsed, so they
+  // must not warn, wherever a cut puts one first in its piece.
+  std::string record =
+      "[ScheduleSyncTensorsGraph]\nTensorsGraphInfo:\n  step (/home/user/train.py:3)\n\n"
+      "## BEGIN_GRAPH\nIR {\n  %0 = f32[4]{0} xla::device_data(), device=TPU:0\n"
+      "  %1 = f32[4]{0} aten::abs(%0), bogus, ROOT=0\n}\n\n## END_GRAPH\n\n";
+  std::string other = FirstRecord(Read("fixtures/ir/xla_new_root_hashes.txt"));
+  std::string text;
+  for (int i = 0; i < 4; ++i) text += record;
+  text += other;
+  for (int i = 0; i < 4; ++i) text += record;
+  std::vector<Diagnostic> warnings;
+  ASSERT_TRUE(ParseSaveFile(text, "s.txt", {}, &warnings).ok());
+  ASSERT_EQ(warnings.size(), 2u);  // one per run, not one per record
+  for (size_t max : {1, 2, 100}) {
+    ParseOptions options;
+    options.max_warnings = max;
+    SCOPED_TRACE(max);
+    ExpectSameForEveryCut(text, options);
+  }
+}
+
 TEST(ParseParallelTest, WarningsAndTheirTallyMatch) {
   std::string record = Read("fixtures/ir/xla_new_root_hashes.txt");
   std::string text;

@@ -6,6 +6,7 @@
 // to the one before it (a cache hit) is counted, not parsed again.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -156,6 +157,10 @@ class SaveFileParser {
   // What the records of a piece need from each other when pieces are joined.
   std::vector<Graph>& graphs() { return graphs_; }
   size_t first_record_size() const { return first_size_; }
+  // The warnings parsing the first record gave: [begin, end) of this piece's
+  // list; a whole-file parse folding that record would not have parsed it.
+  size_t first_warnings_begin() const { return first_warn_begin_; }
+  size_t first_warnings_end() const { return first_warn_end_; }
   const RecordHeader& first_header() const { return first_header_; }
   std::string_view first_body() const { return first_body_; }
   bool has_record() const { return have_record_; }
@@ -222,6 +227,9 @@ class SaveFileParser {
   size_t first_size_ = 0;
   RecordHeader first_header_;
   std::string_view first_body_;
+  size_t record_warn_begin_ = 0;  // warnings before the record being parsed
+  size_t first_warn_begin_ = 0;
+  size_t first_warn_end_ = 0;
 };
 
 bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
@@ -275,6 +283,8 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
     first_size_ = graphs_.size();
     first_header_ = header_;
     first_body_ = body;
+    first_warn_begin_ = record_warn_begin_;
+    first_warn_end_ = warnings_ ? warnings_->size() : 0;
   }
   have_record_ = true;
   folded_ = false;
@@ -294,6 +304,7 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
     return absl::OkStatus();
   }
   IrBlockEnd end;
+  record_warn_begin_ = warnings_ ? warnings_->size() : 0;
   absl::StatusOr<Graph> g =
       ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end);
   if (!g.ok()) {
@@ -343,6 +354,7 @@ absl::Status SaveFileParser::ParseDelimitedBody(std::string_view first, size_t o
   }
   if (FoldIntoPrevious(body)) return absl::OkStatus();
   size_t warnings_before = warnings_ ? warnings_->size() : 0;
+  record_warn_begin_ = warnings_before;
   absl::StatusOr<std::vector<Graph>> gs = ParseHloText(body, source_, options_, warnings_);
   if (!gs.ok()) return ShiftErrorLine(gs.status(), source_, line - 1);
   if (warnings_ != nullptr) {
@@ -461,7 +473,9 @@ bool SameRecord(const RecordHeader& a, std::string_view a_body, const RecordHead
 
 // Joins parsed pieces as one parser going through the whole text would have
 // left them; false when a piece's warnings cannot be placed exactly.
-bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options, std::vector<Graph>* graphs,
+// `piece_limit` is the warning limit the pieces were parsed under.
+bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options,
+                size_t piece_limit, std::vector<Graph>* graphs,
                 std::vector<Diagnostic>* warnings,
                 const std::vector<std::vector<Diagnostic>>& piece_warnings) {
   // The last record so far: its header, body and first graph.
@@ -473,8 +487,14 @@ bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options
     SaveFileParser& piece = pieces[p];
     std::vector<Graph>& local = piece.graphs();
     size_t skip = 0;
+    size_t unsaid_begin = 0, unsaid_end = 0;  // warnings of a record not parsed
     if (have && piece.first_record_size() > 0 &&
         SameRecord(*header, body, piece.first_header(), piece.first_body())) {
+      unsaid_begin = piece.first_warnings_begin();
+      unsaid_end = piece.first_warnings_end();
+      // A full list may have folded them into its tally: they cannot be
+      // taken out again.
+      if (unsaid_end > unsaid_begin && unsaid_end >= piece_limit) return false;
       // The piece's first record repeats the last one before the cut: a
       // cache hit that the whole-file parse counts instead of keeping.
       skip = piece.first_record_size();
@@ -494,8 +514,9 @@ bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options
       body = piece.last_body();
       begin = offset + piece.record_begin() - skip;
     }
-    for (const Diagnostic& d : piece_warnings[p]) {
-      if (!MergeWarning(warnings, options.max_warnings, d)) return false;
+    for (size_t i = 0; i < piece_warnings[p].size(); ++i) {
+      if (i >= unsaid_begin && i < unsaid_end) continue;
+      if (!MergeWarning(warnings, options.max_warnings, piece_warnings[p][i])) return false;
     }
   }
   for (size_t i = 0; i < graphs->size(); ++i) {
@@ -556,7 +577,10 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
   // One more warning than the limit, so a piece lists every warning the
   // whole-file list could still have room for before its tally.
   ParseOptions piece_options = options;
-  if (piece_options.max_warnings > 0) ++piece_options.max_warnings;
+  if (piece_options.max_warnings > 0 &&
+      piece_options.max_warnings < std::numeric_limits<size_t>::max()) {
+    ++piece_options.max_warnings;
+  }
   std::vector<std::vector<Diagnostic>> piece_warnings(n);
   std::vector<SaveFileParser> parsers;
   parsers.reserve(n);
@@ -577,8 +601,8 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
   // Errors (and the graph limit) are reported as the whole-file parse
   // reports them: from where it stops.
   if (whole && total > 0 && total <= options.max_graphs &&
-      JoinPieces(parsers, options, &graphs, warnings ? &joined : nullptr,
-                 piece_warnings)) {
+      JoinPieces(parsers, options, piece_options.max_warnings, &graphs,
+                 warnings ? &joined : nullptr, piece_warnings)) {
     if (warnings) *warnings = std::move(joined);
     return graphs;
   }
