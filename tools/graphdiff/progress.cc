@@ -71,21 +71,23 @@ class Line {
     phase_ = std::string(phase);
   }
 
-  std::function<void(const LoadProgress&)> NewLoad() {
+  // A new load's slot; its counts are summed with the other loads'.
+  size_t AddLoad() {
     std::lock_guard<std::mutex> lock(mu_);
     loads_.emplace_back();
-    size_t slot = loads_.size() - 1;
     phase_.clear();  // a new load: its phases show again
-    return [this, slot](const LoadProgress& p) {
-      std::lock_guard<std::mutex> lock(mu_);
-      loads_[slot] = p;
-      // A load's phase shows until the command names its own; a finished
-      // load says "loaded" while another one may still be reading.
-      if (phase_.empty() || phase_ == "listing" || phase_ == "reading" ||
-          phase_ == "parsing" || phase_ == "loaded") {
-        phase_ = p.phase == LoadPhase::kDone ? "loaded" : std::string(LoadPhaseName(p.phase));
-      }
-    };
+    return loads_.size() - 1;
+  }
+
+  void Update(size_t slot, const LoadProgress& p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    loads_[slot] = p;
+    // A load's phase shows until the command names its own; a finished
+    // load says "loaded" while another one may still be reading.
+    if (phase_.empty() || phase_ == "listing" || phase_ == "reading" || phase_ == "parsing" ||
+        phase_ == "loaded") {
+      phase_ = p.phase == LoadPhase::kDone ? "loaded" : std::string(LoadPhaseName(p.phase));
+    }
   }
 
  private:
@@ -133,8 +135,10 @@ class Line {
   std::thread drawer_;
 };
 
-std::unique_ptr<Line>& Current() {
-  static std::unique_ptr<Line> line;
+// Shared with the loads' callbacks, so a line outlives any load still
+// reporting to it.
+std::shared_ptr<Line>& Current() {
+  static std::shared_ptr<Line> line;
   return line;
 }
 
@@ -169,7 +173,7 @@ void StartProgress() {
   bool dumb = term != nullptr && std::strcmp(term, "dumb") == 0;
   bool on = mode == ProgressMode::kOn ||
             (mode == ProgressMode::kAuto && terminal && !dumb && !EnvSet("CI"));
-  if (on) Current() = std::make_unique<Line>(terminal && !dumb);
+  if (on) Current() = std::make_shared<Line>(terminal && !dumb);
 }
 
 void StopProgress() {
@@ -182,8 +186,10 @@ void SetProgressPhase(std::string_view phase) {
 }
 
 std::function<void(const LoadProgress&)> LoadProgressCallback() {
-  if (!Current()) return nullptr;
-  return Current()->NewLoad();
+  std::shared_ptr<Line> line = Current();
+  if (!line) return nullptr;
+  size_t slot = line->AddLoad();
+  return [line, slot](const LoadProgress& p) { line->Update(slot, p); };
 }
 
 }  // namespace graphdiff::cli
