@@ -49,8 +49,8 @@ void AddLimitOptions(CLI::App* cmd) {
 
 void AddLoadingOptions(CLI::App* cmd) {
   cmd->add_option("-j,--jobs", Values().load.threads,
-                  "Threads for parsing files, records of a large save file and graph pairs "
-                  "(0 = one per core); the output is the same for any number")
+                  "Threads for parsing files and the records of a large save file, and for "
+                  "diffing graph pairs (0 = one per core); the output is the same for any number")
       ->capture_default_str();
   AddProgressOptions(cmd);
 }
