@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,26 @@ struct Dump {
   std::vector<std::pair<std::string, std::string>> skipped;  // (path, reason)
 };
 
+// What a load is doing, for a progress display.
+enum class LoadPhase : uint8_t {
+  kListing,  // walking the directory
+  kReading,  // reading or decompressing bytes
+  kParsing,  // parsing what was read
+  kDone,     // the last report of a load
+};
+// "listing", "reading", "parsing", "done".
+std::string_view LoadPhaseName(LoadPhase phase);
+
+// How far a load got. Counts only grow; files_found grows as archives are
+// opened, so it is not a total until the phase is kDone.
+struct LoadProgress {
+  LoadPhase phase = LoadPhase::kListing;
+  size_t files_found = 0;   // files listed so far, archive entries included
+  size_t files_done = 0;    // files parsed or skipped
+  size_t graphs = 0;        // graphs parsed so far
+  uint64_t bytes_read = 0;  // bytes read from disk, plus bytes decompressed
+};
+
 // Limits and behaviour of loading. Defaults suit real dumps; docs/hardening.md
 // lists every limit with the command-line option that raises it. A limit
 // that trips is a ResourceExhausted error naming it.
@@ -73,8 +94,13 @@ struct LoadOptions {
   // archives included) once 32 MiB came out. Real dumps compress 8-25x.
   // 0 = unlimited.
   uint64_t max_compression_ratio = 100;
-  // Parse files in parallel; 0 = one thread per core.
+  // Parse files, and the records of a large save file, in parallel; 0 = one
+  // thread per core. The result is the same for any number.
   unsigned threads = 0;
+  // Told how the load advances: after each file, every few MiB read from an
+  // archive, and once at the end (kDone). Called from the loading threads,
+  // never two calls at once; it should return quickly. Default: none.
+  std::function<void(const LoadProgress&)> progress;
 };
 
 // Loads a path. Errors: the path does not exist or cannot be read, an archive

@@ -77,19 +77,24 @@ struct Stream {
   uint64_t out_bytes = 0;
 };
 
-// Reads one entry in chunks: a header's size is a claim, not a fact, so it
-// may refuse an entry early but never sizes an allocation.
+// Reads one entry in chunks, straight into the buffer the parser reads: a
+// header's size is a claim, not a fact, so it may refuse an entry early but
+// never sizes an allocation.
 absl::Status ReadEntryData(Stream& s, std::string_view entry_name, struct archive_entry* e,
-                           const ArchiveLimits& limits, std::string* out) {
+                           const ArchiveLimits& limits, TextBuffer* out) {
   if (archive_entry_size_is_set(e)) {
     int64_t declared = archive_entry_size(e);
     if (declared > 0 && static_cast<uint64_t>(declared) > limits.max_file_bytes) {
       return OverFileLimit(s.name, entry_name, limits.max_file_bytes);
     }
   }
-  char buffer[kChunk];
   while (true) {
-    la_ssize_t n = archive_read_data(s.a, buffer, sizeof(buffer));
+    char* room = out->Reserve(kChunk);
+    if (room == nullptr) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat(AbslSv(s.name), "!", AbslSv(entry_name), ": out of memory"));
+    }
+    la_ssize_t n = archive_read_data(s.a, room, kChunk);
     if (n < 0) return Corrupt(s.name, s.a);
     if (n == 0) break;
     if (out->size() + static_cast<size_t>(n) > limits.max_file_bytes) {
@@ -105,8 +110,10 @@ absl::Status ReadEntryData(Stream& s, std::string_view entry_name, struct archiv
         return OverRatio(s.name, s.out_bytes, in, limits.max_ratio);
       }
     }
-    out->append(buffer, static_cast<size_t>(n));
+    out->Commit(static_cast<size_t>(n));
+    if (limits.progress) limits.progress(static_cast<uint64_t>(n));
   }
+  out->Shrink();
   return absl::OkStatus();
 }
 
@@ -182,7 +189,7 @@ absl::Status ReadArchive(std::string_view name, const std::string& disk_path,
                        "--max-archive-entries)"));
     }
     if (archive_format(a.get()) == ARCHIVE_FORMAT_RAW) {
-      std::string data;
+      TextBuffer data;
       absl::Status read = ReadEntryData(stream, "", e, limits, &data);
       if (!read.ok()) return read;
       absl::Status taken = sink.file(std::string(), std::move(data));
@@ -220,7 +227,7 @@ absl::Status ReadArchive(std::string_view name, const std::string& disk_path,
       sink.skip(*path, "duplicate entry name in archive, only the first is read");
       continue;
     }
-    std::string data;
+    TextBuffer data;
     absl::Status read = ReadEntryData(stream, *path, e, limits, &data);
     if (!read.ok()) return read;
     absl::Status taken = sink.file(*std::move(path), std::move(data));

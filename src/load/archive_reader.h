@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "load/text_buffer.h"
 
 namespace graphdiff {
 
@@ -40,6 +41,8 @@ struct ArchiveLimits {
   // ratios. 0 = unlimited.
   uint64_t max_ratio = 0;
   const std::atomic<uint64_t>* input_bytes = nullptr;
+  // Told every chunk of uncompressed bytes as it comes out; may be empty.
+  std::function<void(uint64_t bytes)> progress;
 };
 
 // Receives the archive's entries in archive order.
@@ -47,7 +50,7 @@ struct ArchiveSink {
   // A regular file: its checked, normalised entry path and its bytes. The
   // path is empty for the content of a compressed single file, which has no
   // name of its own. A non-OK return stops reading and is returned.
-  std::function<absl::Status(std::string path, std::string data)> file;
+  std::function<absl::Status(std::string path, TextBuffer data)> file;
   // An entry that is not read (link, device, encrypted), with the reason.
   std::function<void(std::string path, std::string reason)> skip;
 };

@@ -22,6 +22,8 @@
 #include "load/entry_path.h"
 #include "load/file_read.h"
 #include "load/task_pool.h"
+#include "load/text_buffer.h"
+#include "parse/parse_parallel.h"
 #include "util/absl_sv.h"
 
 namespace graphdiff {
@@ -30,9 +32,10 @@ namespace {
 // Archives inside archives are opened up to this depth; deeper is a skip, so
 // a zip quine or a nesting bomb cannot recurse without end.
 constexpr int kMaxNesting = 4;
-// Archive entries waiting for a parser may hold at most this many bytes;
-// beyond it the reading thread parses entries itself, which bounds memory.
-constexpr uint64_t kPendingBudget = 512ull << 20;
+// Archive entries waiting for a parser may hold at most this many bytes per
+// thread; beyond it the reading thread parses entries itself, so memory
+// follows the graphs being built rather than the archive's size.
+constexpr uint64_t kPendingPerThread = 32ull << 20;
 // Enough to see any archive magic (tar's sits at offset 257).
 constexpr size_t kSniffBytes = 512;
 constexpr char kFileLimitName[] = "LoadOptions::max_file_bytes; graphdiff --max-file-bytes";
@@ -43,7 +46,7 @@ struct Item {
   std::string rel;     // DumpFile::path
   std::string source;  // name in messages; also the deterministic order key
   std::string disk;    // read from here when non-empty
-  std::string data;    // owned bytes
+  TextBuffer data;     // owned bytes
   std::string_view borrowed;
   bool has_borrowed = false;
   bool is_root = false;  // the file the user named: its entries need no prefix
@@ -72,7 +75,9 @@ std::string JoinPath(std::string_view dir, std::string_view rel) {
 class Loader {
  public:
   explicit Loader(const LoadOptions& options)
-      : options_(options), pool_(options.threads) {}
+      : options_(options),
+        pool_(options.threads),
+        pending_budget_(kPendingPerThread * pool_.threads()) {}
 
   void Queue(Item item) {
     auto shared = std::make_shared<Item>(std::move(item));
@@ -80,15 +85,32 @@ class Loader {
   }
 
   void AddSkipped(std::string path, std::string reason) {
-    std::lock_guard<std::mutex> lock(mu_);
-    skipped_.emplace_back(std::move(path), std::move(reason));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      skipped_.emplace_back(std::move(path), std::move(reason));
+    }
+    Report(LoadPhase::kParsing, [](LoadProgress& p) { ++p.files_done; });
   }
 
-  void set_file_count(size_t n) { file_count_ = n; }
+  // Updates the progress counts and tells the caller, one call at a time.
+  template <typename Update>
+  void Report(LoadPhase phase, Update update) {
+    if (!options_.progress) return;
+    std::lock_guard<std::mutex> lock(progress_mu_);
+    progress_.phase = phase;
+    update(progress_);
+    options_.progress(progress_);
+  }
+
+  void set_file_count(size_t n) {
+    file_count_ = n;
+    Report(LoadPhase::kListing, [&](LoadProgress& p) { p.files_found = n; });
+  }
 
   absl::StatusOr<Dump> Finish(std::string root) {
     pool_.Run();
     if (!error_.ok()) return error_;
+    Report(LoadPhase::kDone, [](LoadProgress&) {});
     Dump dump;
     dump.root = std::move(root);
     dump.files = std::move(files_);
@@ -113,9 +135,10 @@ class Loader {
       absl::StatusOr<std::string> text =
           ReadWholeFile(item.disk, options_.max_file_bytes, kFileLimitName);
       if (!text.ok()) return Fail(item.source, text.status());
+      Report(LoadPhase::kParsing, [&](LoadProgress& p) { p.bytes_read += text->size(); });
       return Parse(item, *text);
     }
-    std::string_view text = item.has_borrowed ? item.borrowed : item.data;
+    std::string_view text = item.has_borrowed ? item.borrowed : item.data.view();
     if (text.empty()) return AddSkipped(item.rel, "empty file");
     if (text.size() > options_.max_file_bytes) {
       return Fail(item.source,
@@ -133,8 +156,22 @@ class Loader {
       return AddSkipped(item.rel, LooksBinary(text) ? "not a recognised dump (binary)"
                                                      : "not a recognised dump");
     }
-    absl::StatusOr<ParsedText> parsed = ParseText(text, item.source, options_.parse);
+    Report(LoadPhase::kParsing, [](LoadProgress&) {});
+    // A large save file is cut into pieces parsed on the pool, beside the
+    // other files; pieces wait for a free thread like any file.
+    TaskRunner runner;
+    runner.pieces = 2 * pool_.threads();
+    runner.run = [this](size_t n, const std::function<void(size_t)>& task) {
+      pool_.RunGroup(n, task);
+    };
+    absl::StatusOr<ParsedText> parsed =
+        pool_.threads() > 1 ? ParseTextParallel(text, item.source, options_.parse, runner)
+                            : ParseText(text, item.source, options_.parse);
     if (!parsed.ok()) return Fail(item.source, parsed.status());
+    Report(LoadPhase::kParsing, [&](LoadProgress& p) {
+      ++p.files_done;
+      p.graphs += parsed->graphs.size();
+    });
     DumpFile file;
     file.path = item.rel;
     file.source = item.source;
@@ -161,12 +198,18 @@ class Loader {
       // An archive the user handed over: its size is what the ratio limit
       // lets the whole load expand from. Nested archives add nothing.
       std::error_code ec;
-      uint64_t size = item.disk.empty() ? (item.has_borrowed ? item.borrowed : item.data).size()
-                                        : std::filesystem::file_size(item.disk, ec);
+      uint64_t size = item.disk.empty()
+                          ? (item.has_borrowed ? item.borrowed.size() : item.data.size())
+                          : std::filesystem::file_size(item.disk, ec);
       input_bytes_ += ec ? 0 : size;
     }
+    if (options_.progress) {
+      limits.progress = [this](uint64_t n) {
+        Report(LoadPhase::kReading, [&](LoadProgress& p) { p.bytes_read += n; });
+      };
+    }
     ArchiveSink sink;
-    sink.file = [&](std::string entry, std::string data) -> absl::Status {
+    sink.file = [&](std::string entry, TextBuffer data) -> absl::Status {
       if (Cancelled(item.source)) return absl::CancelledError();
       if (++file_count_ > options_.max_files) {
         return absl::ResourceExhaustedError(absl::StrCat(
@@ -186,14 +229,17 @@ class Loader {
       }
       child.data = std::move(data);
       uint64_t size = child.data.size();
-      if (pending_bytes_.fetch_add(size) + size > kPendingBudget) {
+      Report(LoadPhase::kReading, [&](LoadProgress& p) {
+        p.files_found = std::max<size_t>(p.files_found, file_count_);
+      });
+      if (pending_bytes_.fetch_add(size) + size > pending_budget_) {
         Process(child);
         pending_bytes_ -= size;
       } else {
         auto shared = std::make_shared<Item>(std::move(child));
         pool_.Add([this, shared, size] {
           Process(*shared);
-          shared->data = std::string();
+          shared->data.Clear();
           pending_bytes_ -= size;
         });
       }
@@ -203,10 +249,11 @@ class Loader {
       AddSkipped(item.is_root ? entry : absl::StrCat(item.rel, "!", entry),
                  std::move(reason));
     };
-    std::string_view memory = item.has_borrowed ? item.borrowed : item.data;
+    std::string_view memory = item.has_borrowed ? item.borrowed : item.data.view();
     absl::Status s = ReadArchive(item.source, item.disk, memory, magic, limits, sink);
     // The archive's bytes are no longer needed once its entries are out.
-    item.data = std::string();
+    item.data.Clear();
+    Report(LoadPhase::kReading, [](LoadProgress& p) { ++p.files_done; });
     if (!s.ok() && !absl::IsCancelled(s)) Fail(item.source, s);
   }
 
@@ -228,6 +275,9 @@ class Loader {
 
   const LoadOptions& options_;
   TaskPool pool_;
+  const uint64_t pending_budget_;
+  std::mutex progress_mu_;
+  LoadProgress progress_;
   std::mutex mu_;
   std::vector<DumpFile> files_;
   std::vector<std::pair<std::string, std::string>> skipped_;

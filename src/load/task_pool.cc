@@ -41,6 +41,32 @@ void TaskPool::Work() {
   }
 }
 
+void TaskPool::RunGroup(size_t n, const std::function<void(size_t)>& task) {
+  size_t remaining = n;  // guarded by mu_
+  std::unique_lock<std::mutex> lock(mu_);
+  for (size_t i = n; i-- > 0;) {
+    queue_.push_front([this, &task, &remaining, i] {
+      task(i);
+      std::lock_guard<std::mutex> done(mu_);
+      if (--remaining == 0) cv_.notify_all();
+    });
+  }
+  cv_.notify_all();
+  while (remaining > 0) {
+    if (queue_.empty()) {
+      cv_.wait(lock, [&] { return remaining == 0 || !queue_.empty(); });
+      continue;
+    }
+    std::function<void()> next = std::move(queue_.front());
+    queue_.pop_front();
+    ++running_;
+    lock.unlock();
+    next();
+    lock.lock();
+    --running_;
+  }
+}
+
 void TaskPool::Run() {
   // Helpers start even for one queued task: an archive adds its entries later.
   std::vector<std::thread> helpers;

@@ -24,6 +24,14 @@ class TaskPool {
   // Runs queued tasks until none is queued or running. Call once.
   void Run();
 
+  // Runs task(0) .. task(n - 1) on the pool and returns when they are done;
+  // called from inside a running task. They go before anything queued, and
+  // the calling thread runs queued tasks while it waits, so a pool of any
+  // size cannot deadlock on it.
+  void RunGroup(size_t n, const std::function<void(size_t)>& task);
+
+  unsigned threads() const { return threads_; }
+
  private:
   void Work();
 

@@ -82,6 +82,16 @@ bool ParsePairRule(std::string_view name, PairRule* out) {
   return ParseName(name, kAll, &PairRuleName, out);
 }
 
+std::string_view LoadPhaseName(LoadPhase phase) {
+  switch (phase) {
+    case LoadPhase::kListing: return "listing";
+    case LoadPhase::kReading: return "reading";
+    case LoadPhase::kParsing: return "parsing";
+    case LoadPhase::kDone: return "done";
+  }
+  return "reading";
+}
+
 std::string_view SideName(Side side) { return side == Side::kLeft ? "left" : "right"; }
 
 std::string_view SideName(std::optional<Side> side) {

@@ -12,6 +12,7 @@
 #include "graphdiff/parse.h"
 #include "parse/error.h"
 #include "parse/lines.h"
+#include "parse/parse_parallel.h"
 #include "parse/log_prefix.h"
 
 namespace graphdiff {
@@ -122,9 +123,11 @@ DumpFormat DetectFormat(std::string_view text) {
   return DumpFormat::kUnknown;
 }
 
-absl::StatusOr<ParsedText> ParseText(std::string_view text,
-                                     std::string_view source,
-                                     const ParseOptions& options) {
+namespace {
+
+// ParseText; save files are parsed on `runner`'s threads when it is given.
+absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
+                                 const ParseOptions& options, const TaskRunner* runner) {
   ParsedText out;
   out.format = DetectFormat(text);
   std::vector<Diagnostic>* w = &out.warnings;
@@ -154,7 +157,9 @@ absl::StatusOr<ParsedText> ParseText(std::string_view text,
       break;
     }
     case DumpFormat::kSaveFile: {
-      absl::StatusOr<std::vector<Graph>> gs = ParseSaveFile(text, source, options, w);
+      absl::StatusOr<std::vector<Graph>> gs =
+          runner != nullptr ? ParseSaveFileParallel(text, source, options, w, *runner)
+                            : ParseSaveFile(text, source, options, w);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
       AddFxGraphs(text, source, options, &out);
@@ -180,6 +185,19 @@ absl::StatusOr<ParsedText> ParseText(std::string_view text,
     }
   }
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<ParsedText> ParseText(std::string_view text, std::string_view source,
+                                     const ParseOptions& options) {
+  return Parse(text, source, options, nullptr);
+}
+
+absl::StatusOr<ParsedText> ParseTextParallel(std::string_view text, std::string_view source,
+                                             const ParseOptions& options,
+                                             const TaskRunner& runner) {
+  return Parse(text, source, options, &runner);
 }
 
 }  // namespace graphdiff

@@ -76,22 +76,38 @@ absl::Status ParseError(std::string_view source, std::string_view text,
                       message);
 }
 
+namespace {
+constexpr std::string_view kMore = "further warnings not listed";
+
+// Past the limit: the last slot becomes the tally of everything beyond.
+void CountBeyond(std::vector<Diagnostic>* warnings, std::string_view source, uint32_t n) {
+  Diagnostic& last = warnings->back();
+  if (last.message != kMore) {
+    last = Diagnostic{std::string(source), 0, 0, std::string(kMore), last.count};
+  }
+  last.count += n;
+}
+}  // namespace
+
 void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
                 std::string_view source, uint32_t line, uint32_t column,
                 std::string_view message) {
   if (warnings == nullptr || max_warnings == 0) return;
-  if (warnings->size() >= max_warnings) {
-    // Keep counting: the last slot becomes the tally of everything beyond.
-    Diagnostic& last = warnings->back();
-    constexpr std::string_view kMore = "further warnings not listed";
-    if (last.message != kMore) {
-      last = Diagnostic{std::string(source), 0, 0, std::string(kMore), last.count};
-    }
-    ++last.count;
-    return;
-  }
+  if (warnings->size() >= max_warnings) return CountBeyond(warnings, source, 1);
   warnings->push_back(
       Diagnostic{std::string(source), line, column, std::string(message), 1});
+}
+
+bool MergeWarning(std::vector<Diagnostic>* warnings, size_t max_warnings, Diagnostic d) {
+  if (warnings == nullptr || max_warnings == 0) return true;
+  bool tally = d.line == 0 && d.message == kMore;
+  if (warnings->size() < max_warnings) {
+    if (tally) return false;
+    warnings->push_back(std::move(d));
+    return true;
+  }
+  CountBeyond(warnings, d.source, d.count);
+  return true;
 }
 
 std::string Diagnostic::ToString() const {

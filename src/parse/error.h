@@ -50,6 +50,11 @@ absl::Status ParseError(std::string_view source, std::string_view text,
 void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
                 std::string_view source, uint32_t line, uint32_t column,
                 std::string_view message);
+// Appends a warning another list kept under the same limit, as AddWarning
+// would have, its tally of further warnings included. False when that cannot
+// be told: a tally arriving while this list still has room to show the
+// warnings it stands for.
+bool MergeWarning(std::vector<Diagnostic>* warnings, size_t max_warnings, Diagnostic d);
 
 }  // namespace graphdiff
 

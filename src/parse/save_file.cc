@@ -6,6 +6,7 @@
 // to the one before it (a cache hit) is counted, not parsed again.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "parse/error.h"
 #include "parse/ir_text.h"
 #include "parse/lines.h"
+#include "parse/parse_parallel.h"
 
 namespace graphdiff {
 namespace {
@@ -102,6 +104,15 @@ std::vector<std::string> ParseHashes(std::string_view rest) {
   return out;
 }
 
+// Where a piece may start: a record header, or a bare `IR {` block right
+// after the previous block's closing brace (nothing between them belongs to
+// either record).
+bool IsCutLine(std::string_view line, std::string_view previous) {
+  if (line.empty()) return false;
+  if (line.front() == '[') return IsRecordHeader(line);
+  return line.front() == 'I' && IsIrBlockStart(line) && Strip(previous) == "}";
+}
+
 // Errors from a parser that saw only a record's body count lines from the
 // body; this makes them count from the file.
 absl::Status ShiftErrorLine(const absl::Status& status, std::string_view source,
@@ -137,8 +148,37 @@ class SaveFileParser {
       : text_(text), source_(source), options_(options), warnings_(warnings) {}
 
   absl::StatusOr<std::vector<Graph>> Run();
+  // Parses the records in [begin, end) alone, `begin` being a record's
+  // first line, numbered `first_line`. Anything that would have depended on
+  // the text before `begin` or after `end` makes it fail, and the caller
+  // parses the whole file in one piece instead.
+  absl::Status RunPiece(size_t begin, size_t end, uint32_t first_line, bool last);
+
+  // What the records of a piece need from each other when pieces are joined.
+  std::vector<Graph>& graphs() { return graphs_; }
+  size_t first_record_size() const { return first_size_; }
+  // The warnings parsing the first record gave: [begin, end) of this piece's
+  // list; a whole-file parse folding that record would not have parsed it.
+  size_t first_warnings_begin() const { return first_warn_begin_; }
+  size_t first_warnings_end() const { return first_warn_end_; }
+  const RecordHeader& first_header() const { return first_header_; }
+  std::string_view first_body() const { return first_body_; }
+  bool has_record() const { return have_record_; }
+  size_t record_begin() const { return record_begin_; }
+  bool reset_seen() const { return reset_seen_; }
+  const RecordHeader& last_header() const { return prev_header_; }
+  std::string_view last_body() const { return prev_body_; }
 
  private:
+  absl::Status Loop();
+  // A record was skipped: the next one cannot fold into the one before.
+  void ForgetRecord() {
+    have_record_ = false;
+    reset_seen_ = true;
+  }
+  // A trailing line (hash, end marker, sharding) that belongs to a record
+  // parsed in an earlier piece: only the whole-file parse can place it.
+  bool Orphan() const { return after_cut_ && !have_record_ && first_size_ == 0 && !reset_seen_; }
   void Warn(uint32_t line, std::string_view message) {
     AddWarning(warnings_, options_.max_warnings, source_, line, 1, message);
   }
@@ -177,6 +217,19 @@ class SaveFileParser {
   RecordHeader prev_header_;
   std::string_view prev_body_;
   uint32_t prev_body_lines_ = 0;
+
+  // Piece mode (RunPiece): the first record it parsed, and whether a record
+  // was skipped before it, for folding across the cut.
+  bool piece_ = false;
+  bool after_cut_ = false;  // a piece other than the first
+  bool last_piece_ = true;
+  bool reset_seen_ = false;
+  size_t first_size_ = 0;
+  RecordHeader first_header_;
+  std::string_view first_body_;
+  size_t record_warn_begin_ = 0;  // warnings before the record being parsed
+  size_t first_warn_begin_ = 0;
+  size_t first_warn_end_ = 0;
 };
 
 bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
@@ -218,9 +271,20 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
     } else {
       auto user = std::find_if(header_.frames.begin(), header_.frames.end(),
                                [](const std::string& f) { return !IsLibraryFrame(f); });
-      g.name = user != header_.frames.end() ? *user : fmt::format("graph {}", index);
+      // A piece does not know its graphs' indexes in the file: the join
+      // numbers the unnamed ones.
+      g.name = user != header_.frames.end() ? *user
+               : piece_                     ? std::string()
+                                            : fmt::format("graph {}", index);
     }
     graphs_.push_back(std::move(g));
+  }
+  if (piece_ && first_size_ == 0 && !reset_seen_) {
+    first_size_ = graphs_.size();
+    first_header_ = header_;
+    first_body_ = body;
+    first_warn_begin_ = record_warn_begin_;
+    first_warn_end_ = warnings_ ? warnings_->size() : 0;
   }
   have_record_ = true;
   folded_ = false;
@@ -240,12 +304,16 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
     return absl::OkStatus();
   }
   IrBlockEnd end;
+  record_warn_begin_ = warnings_ ? warnings_->size() : 0;
   absl::StatusOr<Graph> g =
       ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end);
   if (!g.ok()) {
+    if (end.truncated && !last_piece_) {
+      return absl::AbortedError("an IR block runs past the end of its piece");
+    }
     if (end.truncated && !graphs_.empty()) {
       Warn(line, "the last record is cut short (no closing '}'); it was skipped");
-      have_record_ = false;
+      ForgetRecord();
       Seek(text_.size(), line);
       return absl::OkStatus();
     }
@@ -281,11 +349,12 @@ absl::Status SaveFileParser::ParseDelimitedBody(std::string_view first, size_t o
   if (!StartsWith(first, "HloModule")) {
     Warn(line, "a record body that is neither IR nor HLO text (DOT or StableHLO?) was skipped");
     header_ = RecordHeader();
-    have_record_ = false;
+    ForgetRecord();
     return absl::OkStatus();
   }
   if (FoldIntoPrevious(body)) return absl::OkStatus();
   size_t warnings_before = warnings_ ? warnings_->size() : 0;
+  record_warn_begin_ = warnings_before;
   absl::StatusOr<std::vector<Graph>> gs = ParseHloText(body, source_, options_, warnings_);
   if (!gs.ok()) return ShiftErrorLine(gs.status(), source_, line - 1);
   if (warnings_ != nullptr) {
@@ -304,6 +373,27 @@ absl::StatusOr<std::vector<Graph>> SaveFileParser::Run() {
     return ParseError(source_, text_, 0, "empty text: expected save-file records");
   }
   Seek(0, 1);
+  if (absl::Status s = Loop(); !s.ok()) return s;
+  if (graphs_.empty()) {
+    return ParseError(source_, text_, 0,
+                      "no graph found: expected '[ScheduleSyncTensorsGraph]' records "
+                      "or 'IR {' blocks");
+  }
+  return std::move(graphs_);
+}
+
+absl::Status SaveFileParser::RunPiece(size_t begin, size_t end, uint32_t first_line,
+                                      bool last) {
+  piece_ = true;
+  after_cut_ = begin > 0;
+  last_piece_ = last;
+  text_ = text_.substr(0, end);
+  Seek(begin, first_line);
+  return Loop();
+}
+
+absl::Status SaveFileParser::Loop() {
+  constexpr char kOrphan[] = "a trailing line of a record in an earlier piece";
   bool in_frames = false;
   std::string_view line;
   while (lines_.Next(&line)) {
@@ -349,6 +439,7 @@ absl::StatusOr<std::vector<Graph>> SaveFileParser::Run() {
     } else if (StartsWith(line, "## BEGIN_GRAPH")) {
       in_body_ = true;
     } else if (StartsWith(line, "Graph Hash:")) {
+      if (Orphan()) return absl::AbortedError(kOrphan);
       std::string hash(Strip(line.substr(strlen("Graph Hash:"))));
       if (have_record_) {
         for (size_t i = record_begin_; i < graphs_.size(); ++i) {
@@ -357,25 +448,167 @@ absl::StatusOr<std::vector<Graph>> SaveFileParser::Run() {
         SetLastLine(line_no);
       }
     } else if (StartsWith(line, "## END_GRAPH")) {
+      if (Orphan()) return absl::AbortedError(kOrphan);
       if (have_record_) SetLastLine(line_no);
     } else if (StartsWith(line, "#OUTPUT_SHARDING_BEGIN")) {
+      if (Orphan()) return absl::AbortedError(kOrphan);
       // Per-output sharding of an HLO record; not part of the graph model.
-      while (lines_.Next(&line) && !StartsWith(line, "#OUTPUT_SHARDING_END")) {
+      bool closed = false;
+      while (!closed && lines_.Next(&line)) closed = StartsWith(line, "#OUTPUT_SHARDING_END");
+      if (!closed && !last_piece_) {
+        return absl::AbortedError("a sharding block runs past the end of its piece");
       }
       if (have_record_) SetLastLine(lines_.line_number());
     } else {
       Warn(line_no, "ignored a line outside any graph record");
     }
   }
-  if (graphs_.empty()) {
-    return ParseError(source_, text_, 0,
-                      "no graph found: expected '[ScheduleSyncTensorsGraph]' records "
-                      "or 'IR {' blocks");
+  return absl::OkStatus();
+}
+
+bool SameRecord(const RecordHeader& a, std::string_view a_body, const RecordHeader& b,
+                std::string_view b_body) {
+  return a_body == b_body && a.frames == b.frames && a.graph_name == b.graph_name;
+}
+
+// Joins parsed pieces as one parser going through the whole text would have
+// left them; false when a piece's warnings cannot be placed exactly.
+// `piece_limit` is the warning limit the pieces were parsed under.
+bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options,
+                size_t piece_limit, std::vector<Graph>* graphs,
+                std::vector<Diagnostic>* warnings,
+                const std::vector<std::vector<Diagnostic>>& piece_warnings) {
+  // The last record so far: its header, body and first graph.
+  bool have = false;
+  const RecordHeader* header = nullptr;
+  std::string_view body;
+  size_t begin = 0;
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    SaveFileParser& piece = pieces[p];
+    std::vector<Graph>& local = piece.graphs();
+    size_t skip = 0;
+    size_t unsaid_begin = 0, unsaid_end = 0;  // warnings of a record not parsed
+    if (have && piece.first_record_size() > 0 &&
+        SameRecord(*header, body, piece.first_header(), piece.first_body())) {
+      unsaid_begin = piece.first_warnings_begin();
+      unsaid_end = piece.first_warnings_end();
+      // A full list may have folded them into its tally: they cannot be
+      // taken out again.
+      if (unsaid_end > unsaid_begin && unsaid_end >= piece_limit) return false;
+      // The piece's first record repeats the last one before the cut: a
+      // cache hit that the whole-file parse counts instead of keeping.
+      skip = piece.first_record_size();
+      for (size_t i = 0; i < skip && begin + i < graphs->size(); ++i) {
+        GraphSource& into = (*graphs)[begin + i].source;
+        into.repeat_count += local[i].source.repeat_count;
+        if (into.graph_hash.empty()) into.graph_hash = local[i].source.graph_hash;
+      }
+    }
+    size_t offset = graphs->size();
+    for (size_t i = skip; i < local.size(); ++i) graphs->push_back(std::move(local[i]));
+    if (!piece.has_record()) {
+      if (piece.reset_seen()) have = false;
+    } else if (piece.record_begin() >= skip) {
+      have = true;
+      header = &piece.last_header();
+      body = piece.last_body();
+      begin = offset + piece.record_begin() - skip;
+    }
+    for (size_t i = 0; i < piece_warnings[p].size(); ++i) {
+      if (i >= unsaid_begin && i < unsaid_end) continue;
+      if (!MergeWarning(warnings, options.max_warnings, piece_warnings[p][i])) return false;
+    }
   }
-  return std::move(graphs_);
+  for (size_t i = 0; i < graphs->size(); ++i) {
+    Graph& g = (*graphs)[i];
+    g.source.record_index = static_cast<uint32_t>(i);
+    if (g.name.empty()) g.name = fmt::format("graph {}", i);
+  }
+  return true;
 }
 
 }  // namespace
+
+std::vector<size_t> SaveFileCuts(std::string_view text, size_t pieces) {
+  std::vector<size_t> cuts{0};
+  if (pieces < 2) return cuts;
+  size_t step = text.size() / pieces;
+  for (size_t p = 1; p < pieces; ++p) {
+    size_t at = std::max(p * step, cuts.back() + 1);
+    if (at >= text.size()) break;
+    // Start at the line after `at`; the line before it decides a bare block.
+    size_t nl = text.find('\n', at - 1);
+    if (nl == std::string_view::npos) break;
+    size_t prev_begin = text.rfind('\n', nl == 0 ? 0 : nl - 1);
+    prev_begin = prev_begin == std::string_view::npos || nl == 0 ? 0 : prev_begin + 1;
+    std::string_view previous = text.substr(prev_begin, nl - prev_begin);
+    size_t pos = nl + 1;
+    while (pos < text.size()) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view line = text.substr(pos, end - pos);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (IsCutLine(line, previous)) break;
+      if (!IsBlank(line)) previous = line;
+      pos = end + 1;
+    }
+    if (pos >= text.size()) break;
+    if (pos > cuts.back()) cuts.push_back(pos);
+  }
+  return cuts;
+}
+
+absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
+                                                         std::string_view source,
+                                                         const ParseOptions& options,
+                                                         std::vector<Diagnostic>* warnings,
+                                                         const TaskRunner& runner) {
+  size_t pieces = std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
+  std::vector<size_t> cuts = SaveFileCuts(text, pieces);
+  if (cuts.size() < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
+  size_t n = cuts.size();
+  cuts.push_back(text.size());
+  // Line numbers where pieces start: newlines counted piece by piece, at once.
+  std::vector<uint32_t> newlines(n, 0);
+  runner.run(n, [&](size_t p) {
+    newlines[p] = static_cast<uint32_t>(
+        std::count(text.begin() + cuts[p], text.begin() + cuts[p + 1], '\n'));
+  });
+  // One more warning than the limit, so a piece lists every warning the
+  // whole-file list could still have room for before its tally.
+  ParseOptions piece_options = options;
+  if (piece_options.max_warnings > 0 &&
+      piece_options.max_warnings < std::numeric_limits<size_t>::max()) {
+    ++piece_options.max_warnings;
+  }
+  std::vector<std::vector<Diagnostic>> piece_warnings(n);
+  std::vector<SaveFileParser> parsers;
+  parsers.reserve(n);
+  for (size_t p = 0; p < n; ++p) {
+    parsers.emplace_back(text, source, piece_options, warnings ? &piece_warnings[p] : nullptr);
+  }
+  std::vector<absl::Status> status(n);
+  std::vector<uint32_t> first_line(n, 1);
+  for (size_t p = 1; p < n; ++p) first_line[p] = first_line[p - 1] + newlines[p - 1];
+  runner.run(n, [&](size_t p) {
+    status[p] = parsers[p].RunPiece(cuts[p], cuts[p + 1], first_line[p], p + 1 == n);
+  });
+  bool whole = std::all_of(status.begin(), status.end(), [](const absl::Status& s) { return s.ok(); });
+  size_t total = 0;
+  for (SaveFileParser& parser : parsers) total += parser.graphs().size();
+  std::vector<Graph> graphs;
+  std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
+  // Errors (and the graph limit) are reported as the whole-file parse
+  // reports them: from where it stops.
+  if (whole && total > 0 && total <= options.max_graphs &&
+      JoinPieces(parsers, options, piece_options.max_warnings, &graphs,
+                 warnings ? &joined : nullptr, piece_warnings)) {
+    if (warnings) *warnings = std::move(joined);
+    return graphs;
+  }
+  parsers.clear();
+  return ParseSaveFile(text, source, options, warnings);
+}
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFile(std::string_view text,
                                                  std::string_view source,

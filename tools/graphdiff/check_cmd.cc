@@ -139,6 +139,7 @@ Runner AddCheckCommand(CLI::App& app) {
                 "Accept the dump: rewrite the baseline from it and report what changed");
   cmd->add_flag("--allow-removal", args->allow_removal,
                 "With --update-baseline: accept that graphs of the baseline are gone");
+  AddLoadingOptions(cmd);
   AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;

@@ -2,6 +2,7 @@
 #include "cli_limits.h"
 
 #include "graphdiff/input.h"
+#include "progress.h"
 
 namespace graphdiff::cli {
 namespace {
@@ -44,6 +45,14 @@ void AddLimitOptions(CLI::App* cmd) {
       ->transform(bytes)
       ->capture_default_str()
       ->group(group);
+}
+
+void AddLoadingOptions(CLI::App* cmd) {
+  cmd->add_option("-j,--jobs", Values().load.threads,
+                  "Threads for parsing files and the records of a large save file, and for "
+                  "diffing graph pairs (0 = one per core); the output is the same for any number")
+      ->capture_default_str();
+  AddProgressOptions(cmd);
 }
 
 const CliLimitValues& CliLimits() { return Values(); }

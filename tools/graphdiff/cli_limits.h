@@ -21,6 +21,9 @@ struct CliLimitValues {
 // Adds --max-file-bytes, --max-archive-bytes, --max-archive-entries,
 // --max-files, --max-compression-ratio and --max-input-bytes to `cmd`.
 void AddLimitOptions(CLI::App* cmd);
+// Adds -j/--jobs (LoadOptions::threads, also the threads diff uses for graph
+// pairs), --progress and --no-progress to a subcommand that loads dumps.
+void AddLoadingOptions(CLI::App* cmd);
 // The limits as parsed (defaults until then).
 const CliLimitValues& CliLimits();
 // Back to the defaults: one process may run several command lines (the

@@ -84,9 +84,10 @@ void KeepUntilExit(T&& value) {
   kept->push_back(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
 }
 
-// LoadDump, except that "-" reads the dump (a file or an archive) from
-// standard input. `threads` parse files in parallel (0 = one per core).
-absl::StatusOr<Dump> LoadInput(const std::string& path, unsigned threads = 0);
+// LoadDump with the command line's limits, threads (--jobs) and progress
+// line, except that "-" reads the dump (a file or an archive) from standard
+// input.
+absl::StatusOr<Dump> LoadInput(const std::string& path);
 // The text-report tail that lists a dump's skipped files (at most
 // `max_items`, 0 = all) and every reading warning.
 std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items);

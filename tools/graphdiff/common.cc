@@ -19,10 +19,12 @@
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
 #include "cli_limits.h"
+#include "progress.h"
 
 namespace graphdiff::cli {
 
 int Fail(const absl::Status& status) {
+  StopProgress();
   // Messages quote paths and names from dumps: never raw to the terminal.
   std::string text = TerminalSafe(std::string(status.message()));
   std::fprintf(stderr, "graphdiff: %s\n", text.c_str());
@@ -43,6 +45,9 @@ std::string DisplayPath(const std::string& root, const std::string& inner) {
 absl::Status WriteOutput(const std::string& path, std::string_view text) {
   // Every failure names the file and the system's reason ("cannot write
   // out/r.json: No such file or directory"; a full disk under stdout too).
+  // The report is the end of the work; the progress line must not stay
+  // under it.
+  StopProgress();
   if (path.empty() || path == "-") {
     errno = 0;
     size_t n = std::fwrite(text.data(), 1, text.size(), stdout);
@@ -88,9 +93,9 @@ size_t OutputWidth(size_t requested) {
   return 80;
 }
 
-absl::StatusOr<Dump> LoadInput(const std::string& path, unsigned threads) {
+absl::StatusOr<Dump> LoadInput(const std::string& path) {
   LoadOptions options = CliLimits().load;
-  options.threads = threads;
+  options.progress = LoadProgressCallback();
   if (path != "-") return LoadDump(path, options);
   // Standard input has no size to check up front: read it in blocks, no
   // further than the file limit.

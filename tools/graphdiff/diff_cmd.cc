@@ -27,6 +27,7 @@
 #include "graphdiff/input.h"
 #include "graphdiff/report.h"
 #include "cli_limits.h"
+#include "progress.h"
 #include "graphdiff/visual.h"
 
 namespace graphdiff::cli {
@@ -60,7 +61,6 @@ struct DiffArgs {
   bool brief = false;
   size_t max_drawn = 300;
   bool verify = false;
-  unsigned jobs = 0;
 };
 
 // Names the graphs a selector could have matched, so a typo is easy to see.
@@ -149,8 +149,8 @@ int RunDiff(const DiffArgs& args) {
   // The two sides load at once: on big dumps reading and parsing is half
   // the run, and the sides share nothing.
   std::future<absl::StatusOr<Dump>> pending_right =
-      std::async(std::launch::async, [&args] { return LoadInput(args.right, args.jobs); });
-  absl::StatusOr<Dump> left = LoadInput(args.left, args.jobs);
+      std::async(std::launch::async, [&args] { return LoadInput(args.right); });
+  absl::StatusOr<Dump> left = LoadInput(args.left);
   absl::StatusOr<Dump> right = pending_right.get();
   if (!left.ok()) return Fail(left.status());
   if (!right.ok()) return Fail(right.status());
@@ -167,7 +167,8 @@ int RunDiff(const DiffArgs& args) {
   options.align.equivalence = &eq;
   options.graph_selector = args.graph;
   options.align.verify = args.verify;
-  options.threads = args.jobs;
+  options.threads = CliLimits().load.threads;
+  SetProgressPhase("diffing");
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
   if (result->empty()) {
@@ -262,15 +263,12 @@ Runner AddDiffCommand(CLI::App& app) {
   cmd->add_option("--max-drawn", args->max_drawn,
                   "html/dot: most nodes drawn per side of a pair (more on demand in the page)")
       ->capture_default_str();
-  cmd->add_option("-j,--jobs", args->jobs,
-                  "Threads for parsing files and diffing graph pairs (0 = one per core); "
-                  "the report is the same for any number")
-      ->capture_default_str();
   cmd->add_flag("--verify", args->verify,
                 "Check every alignment for consistency (paired operands, no node paired twice, "
                 "outputs agree with their nodes); an inconsistency is an internal error, exit 2");
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
+  AddLoadingOptions(cmd);
   AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;

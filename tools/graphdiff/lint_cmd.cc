@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "cli_limits.h"
+#include "progress.h"
 #include "fmt/format.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
@@ -50,6 +51,7 @@ int RunLint(const LintArgs& args) {
   }
   LintOptions options;
   options.graph_selector = args.graph;
+  SetProgressPhase("linting");
   LintReport report{args.path, LintDump(*dump, options), {}};
   for (const auto& [file, reason] : dump->skipped) {
     report.skipped.emplace_back(DisplayPath(args.path, file), reason);
@@ -89,6 +91,7 @@ Runner AddLintCommand(CLI::App& app) {
   cmd->add_option("--graph", args->graph, "Only graphs whose file path or name matches");
   cmd->add_option("--width", args->width,
                   "Wrap text at N columns (default: the terminal's width, $COLUMNS, or 80)");
+  AddLoadingOptions(cmd);
   AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;

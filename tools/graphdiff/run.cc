@@ -11,12 +11,14 @@
 #include "CLI/CLI.hpp"
 #include "cli_limits.h"
 #include "commands.h"
+#include "progress.h"
 #include "graphdiff/version.h"
 
 namespace graphdiff::cli {
 
 int RunCommandLine(int argc, char** argv) {
   ResetLimits();
+  StopProgress();
   CLI::App app{"graphdiff: explain the difference between two compiled PyTorch graphs"};
   app.set_version_flag("--version", std::string(graphdiff::Version()));
   app.require_subcommand(1);
@@ -55,11 +57,14 @@ int RunCommandLine(int argc, char** argv) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : kExitTrouble;
   }
+  StartProgress();
+  int rc = -1;
   for (const Runner& run : runners) {
-    int rc = run();
-    if (rc >= 0) return rc;
+    rc = run();
+    if (rc >= 0) break;
   }
-  return kExitTrouble;
+  StopProgress();
+  return rc >= 0 ? rc : kExitTrouble;
 }
 
 }  // namespace graphdiff::cli

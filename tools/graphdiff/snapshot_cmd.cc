@@ -13,6 +13,7 @@
 #include "graphdiff/gate.h"
 #include "graphdiff/sanitize.h"
 #include "cli_limits.h"
+#include "progress.h"
 
 namespace graphdiff::cli {
 
@@ -30,6 +31,7 @@ absl::StatusOr<Baseline> SnapshotPath(const std::string& path, std::vector<Findi
                                             "graphs too (XLA_SAVE_TENSORS_FILE, TORCH_LOGS)")
                               : WhyNothingReadable(*dump, path)));
   }
+  SetProgressPhase("linting");
   *findings = LintDump(*dump);
   for (const auto& [file, reason] : dump->skipped) {
     skipped->emplace_back(DisplayPath(path, file), reason);
@@ -50,6 +52,7 @@ int RunSnapshot(const SnapshotArgs& args) {
   absl::StatusOr<Baseline> b = SnapshotPath(args.path, &findings, &skipped);
   if (!b.ok()) return Fail(b.status());
   // The baseline is the report here; what it leaves out goes to stderr.
+  StopProgress();
   for (const auto& [file, reason] : skipped) {
     std::string note = TerminalSafe(fmt::format("not in the baseline: {}: {}", file, reason));
     std::fprintf(stderr, "graphdiff: %s\n", note.c_str());
@@ -66,6 +69,7 @@ Runner AddSnapshotCommand(CLI::App& app) {
       "snapshot", "Write a baseline (size facts, counters, findings) for `graphdiff check`");
   cmd->add_option("dump", args->path, "Dump file, directory or archive")->required();
   cmd->add_option("-o,--output", args->output, "Write the baseline to FILE instead of stdout");
+  AddLoadingOptions(cmd);
   AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;

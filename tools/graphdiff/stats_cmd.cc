@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "cli_limits.h"
+#include "progress.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/stats.h"
 
@@ -46,6 +47,7 @@ int RunStats(const StatsArgs& args) {
     if (!HoldsSomething(*dump)) {
       return Fail(absl::InvalidArgumentError("no stats: " + WhyNothingReadable(*dump, path)));
     }
+    SetProgressPhase("counting");
     AddStats(*dump, path, &report);
     // Skipped files are in the report already; add what reading tolerated.
     Dump warnings_only;
@@ -73,6 +75,7 @@ Runner AddStatsCommand(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   cmd->add_option("--top", args->top, "Show only the N most frequent ops per graph (0 = all)")
       ->capture_default_str();
+  AddLoadingOptions(cmd);
   AddLimitOptions(cmd);
   return [cmd, args]() -> int {
     if (!cmd->parsed()) return -1;

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+# Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+"""Builds the inputs of tools/bench_throughput.sh from real testdata graphs.
+
+  throughput_inputs.py GRAPHDIFF TESTDATA NODES FILES OUT
+
+Writes, under OUT:
+  fx_left.txt, fx_right.txt    FX graphs one after another, about NODES nodes
+  hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
+  save.txt                     save-file records (no two in a row alike)
+  dir_left/, dir_right/        FILES graph files (IR, FX, HLO) in folders of
+                               100; the right side renumbered (IR and HLO
+                               ids shifted) with a few planted op changes
+Node counts come from `graphdiff stats`. Only the standard library is used,
+so Debian's python3 runs it.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def nodes_of(graphdiff, path):
+    out = subprocess.run([graphdiff, "stats", "--format", "json", "--no-progress", path],
+                         check=True, capture_output=True, text=True).stdout
+    return sum(g["nodes"] for g in json.loads(out)["graphs"])
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def renumber(text, kind, shift):
+    """The same graph with other ids: what a re-run of the same model dumps."""
+    if kind == "ir":
+        return re.sub(r"%(\d+)", lambda m: "%" + str(int(m.group(1)) + shift), text)
+    if kind == "hlo":
+        # Instruction names only: a computation's name is part of what calls it.
+        defined = set(re.findall(r"^\s*(?:ROOT\s+)?%([\w.-]+)\s*=", text, re.M))
+
+        def rename(m):
+            name = m.group(1)
+            base, dot, num = name.rpartition(".")
+            if name not in defined or not dot or not num.isdigit():
+                return m.group(0)
+            return "%{}.{}".format(base, int(num) + shift)
+        return re.sub(r"%([\w.-]+)", rename, text)
+    return text
+
+
+# One planted change per kind: an op swapped for another of the same shape.
+PLANTS = {
+    "ir": [("aten::add(", "aten::sub("), ("aten::mul(", "aten::div("),
+           ("aten::relu(", "aten::gelu(")],
+    "fx": [("aten.add.Tensor", "aten.sub.Tensor"), ("aten.mul.Tensor", "aten.div.Tensor"),
+           ("aten.relu.default", "aten.gelu.default"), ("torch.relu", "torch.sigmoid")],
+    "hlo": [(" add(", " subtract("), (" multiply(", " divide("), (" maximum(", " minimum(")],
+}
+
+
+def plant(text, kind):
+    for old, new in PLANTS[kind]:
+        if old in text:
+            return text.replace(old, new, 1)
+    return text
+
+
+def replicate(parts, graphdiff, target, left_path, right_path, kind):
+    """Writes parts over and over until about `target` nodes; the right side
+    gets a planted change in three of the copies."""
+    one = "\n".join(parts) + "\n"
+    probe = left_path + ".probe"
+    write(probe, one)
+    per = max(nodes_of(graphdiff, probe), 1)
+    os.remove(probe)
+    copies = max(1, -(-target // per))
+    planted = {copies // 4, copies // 2, (3 * copies) // 4}
+    with open(left_path, "w", encoding="utf-8") as left, \
+            open(right_path, "w", encoding="utf-8") as right:
+        for i in range(copies):
+            left.write(one)
+            right.write(plant(one, kind) if i in planted else one)
+    return copies * per
+
+
+def main():
+    graphdiff, testdata, target, files, out = sys.argv[1:6]
+    target, files = int(target), int(files)
+    gen = os.path.join(testdata, "generated")
+    models = sorted(d for d in os.listdir(gen) if os.path.isdir(os.path.join(gen, d)))
+    fx = [read(os.path.join(gen, m, f)) for m in models for f in sorted(os.listdir(os.path.join(gen, m)))
+          if f.startswith("fx_") and not f.endswith("readable.txt")]
+    hlo_dir = os.path.join(testdata, "fixtures", "hlo")
+    hlo = [read(os.path.join(hlo_dir, f)) for f in sorted(os.listdir(hlo_dir))]
+    saves = [read(os.path.join(gen, m, "ltc_save.txt")) for m in models]
+    n_fx = replicate(fx, graphdiff, target, os.path.join(out, "fx_left.txt"),
+                     os.path.join(out, "fx_right.txt"), "fx")
+    n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),
+                      os.path.join(out, "hlo_right.txt"), "hlo")
+    n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
+                       os.path.join(out, "save_right.txt"), "ir")
+    os.remove(os.path.join(out, "save_right.txt"))
+
+    # The directory: every single-graph IR, FX and HLO file of testdata, in turn.
+    singles = []
+    for m in models:
+        for f in sorted(os.listdir(os.path.join(gen, m))):
+            kind = "ir" if f.startswith("ir_") else "fx" if f.startswith("fx_") else None
+            if kind:
+                singles.append((f, kind, read(os.path.join(gen, m, f))))
+    for f in sorted(os.listdir(hlo_dir)):
+        singles.append((f, "hlo", read(os.path.join(hlo_dir, f))))
+    planted = {files // 3, files // 2, (2 * files) // 3}
+    for i in range(files):
+        name, kind, text = singles[i % len(singles)]
+        rel = os.path.join("{:04d}".format(i // 100), "{:05d}_{}".format(i, name))
+        write(os.path.join(out, "dir_left", rel), text)
+        right = renumber(text, kind, 1000 + i % 7)
+        write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
+    print("inputs: FX {} nodes, HLO {} nodes, save file {} nodes, {} files per directory"
+          .format(n_fx, n_hlo, n_save, files))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Parsing one large text on several threads: a save file of many records is
+// cut at record boundaries (a cheap scan), the pieces are parsed on the
+// caller's threads, and the results are joined in order. The result is the
+// one ParseText gives, byte for byte, whatever the number of pieces: a piece
+// that cannot be parsed on its own (a record running across the cut, an
+// error) makes the whole text parse in one piece.
+#ifndef GRAPHDIFF_SRC_PARSE_PARSE_PARALLEL_H_
+#define GRAPHDIFF_SRC_PARSE_PARSE_PARALLEL_H_
+
+#include <cstddef>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "graphdiff/parse.h"
+
+namespace graphdiff {
+
+// Runs task(0) .. task(n - 1), possibly at once, and returns when all are
+// done. `pieces` is how many pieces a large text is cut into.
+struct TaskRunner {
+  std::function<void(size_t n, const std::function<void(size_t)>& task)> run;
+  size_t pieces = 1;
+  // Texts smaller than this are not cut: a piece should outweigh its task.
+  size_t min_piece_bytes = 4u << 20;
+};
+
+// Offsets where a save file may be cut into at most `pieces` pieces of
+// similar size: the start of a record header line (`[ScheduleSyncTensorsGraph]`)
+// or of an `IR {` line that directly follows a closed block. Sorted, the
+// first is 0.
+std::vector<size_t> SaveFileCuts(std::string_view text, size_t pieces);
+
+// ParseSaveFile, on the runner's threads.
+absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
+                                                         std::string_view source,
+                                                         const ParseOptions& options,
+                                                         std::vector<Diagnostic>* warnings,
+                                                         const TaskRunner& runner);
+
+// ParseText, with save files parsed on the runner's threads.
+absl::StatusOr<ParsedText> ParseTextParallel(std::string_view text, std::string_view source,
+                                             const ParseOptions& options,
+                                             const TaskRunner& runner);
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_SRC_PARSE_PARSE_PARALLEL_H_
