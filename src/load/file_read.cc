@@ -69,8 +69,8 @@ absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_byt
   return head;
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
-                                          std::string_view limit_name) {
+absl::StatusOr<TextBuffer> ReadFileToBuffer(const std::string& path, uint64_t max_bytes,
+                                            std::string_view limit_name) {
   // O_NONBLOCK: opening a FIFO would otherwise wait for a writer forever,
   // before fstat could refuse it. Regular files ignore the flag.
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
@@ -86,13 +86,27 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_
         absl::StrCat(path, ": file is ", size, " bytes, over the limit of ", max_bytes,
                      " (", AbslSv(limit_name), ")"));
   }
-  std::string data(static_cast<size_t>(size), '\0');
-  absl::StatusOr<size_t> n = ReadFully(fd.get(), path, data.data(), data.size());
+  // An uninitialised buffer: zero-filling a std::string first writes every
+  // page twice, a sixth of the time `stats` spent on a 150 MB file.
+  TextBuffer data;
+  char* out = data.Reserve(static_cast<size_t>(size));
+  if (out == nullptr && size > 0) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat(path, ": not enough memory to read its ", size, " bytes"));
+  }
+  absl::StatusOr<size_t> n = ReadFully(fd.get(), path, out, static_cast<size_t>(size));
   if (!n.ok()) return n.status();
   // A file that shrank while we read it is read as it now is; one that grew
   // is read up to the size it had when opened.
-  data.resize(*n);
+  data.Commit(*n);
   return data;
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
+                                          std::string_view limit_name) {
+  absl::StatusOr<TextBuffer> data = ReadFileToBuffer(path, max_bytes, limit_name);
+  if (!data.ok()) return data.status();
+  return std::string(data->view());
 }
 
 }  // namespace graphdiff

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "load/text_buffer.h"
 
 namespace graphdiff {
 
@@ -21,6 +22,10 @@ absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_byt
 // limit (`limit_name`) so the user knows which option to raise.
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
                                           std::string_view limit_name);
+// The same, into a buffer that is not zero-filled first: for dumps, where
+// the file can be hundreds of megabytes.
+absl::StatusOr<TextBuffer> ReadFileToBuffer(const std::string& path, uint64_t max_bytes,
+                                            std::string_view limit_name);
 
 }  // namespace graphdiff
 

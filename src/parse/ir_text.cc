@@ -26,6 +26,7 @@ constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
 // hostile text of unique types costs no more memory than its nodes.
 constexpr size_t kMaxCachedTypes = 4096;
 constexpr size_t kMaxCommonStrings = 16384;
+constexpr size_t kMaxCachedTails = 16384;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -151,8 +152,13 @@ class BlockParser {
   // Fills `*results` from the type text (cached per spelling).
   bool ParseType(std::string_view type_text, TypeList* results,
                  size_t* error_at, std::string_view* error);
+  // The attributes from `pos` to the end of the line. Most lines end in a
+  // tail seen before (`, xla_shape=f32[64]{0}, device=CPU:0, NodeType=...`):
+  // those are answered by one lookup of the whole tail.
   absl::Status ParseAttrs(std::string_view line, uint32_t line_no, size_t pos,
                           Node* node);
+  absl::Status ParseAttrsSlow(std::string_view line, uint32_t line_no, size_t pos,
+                              Node* node, bool* has_root);
   // Interns a string that repeats across nodes (ops, attribute keys and
   // values). A small table keyed by views into the text answers most calls
   // without touching the graph's pool, whose table holds every node name
@@ -179,6 +185,12 @@ class BlockParser {
   std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
   absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> type_cache_;
   std::vector<TypeList> cached_types_;
+  struct CachedTail {
+    AttrList attrs;
+    StrId frame;
+  };
+  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> tail_cache_;
+  std::vector<CachedTail> cached_tails_;
   std::vector<ValueRef> operand_scratch_;
   std::vector<Attr> attr_scratch_;
   bool warned_attr_ = false;
@@ -363,6 +375,27 @@ uint32_t BlockParser::OutputsKnown(uint32_t index) const {
 
 absl::Status BlockParser::ParseAttrs(std::string_view line, uint32_t line_no,
                                      size_t pos, Node* node) {
+  std::string_view tail = line.substr(pos);
+  auto it = tail_cache_.find(tail);
+  if (it != tail_cache_.end()) {
+    const CachedTail& cached = cached_tails_[it->second];
+    node->attrs = cached.attrs;
+    node->frame = cached.frame;
+    return absl::OkStatus();
+  }
+  bool has_root = false;
+  if (absl::Status s = ParseAttrsSlow(line, line_no, pos, node, &has_root); !s.ok()) return s;
+  // A ROOT= tail is an output's own; it must be parsed each time to record
+  // the output.
+  if (!has_root && tail_cache_.size() < kMaxCachedTails) {
+    tail_cache_.emplace(tail, static_cast<uint32_t>(cached_tails_.size()));
+    cached_tails_.push_back(CachedTail{node->attrs, node->frame});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status BlockParser::ParseAttrsSlow(std::string_view line, uint32_t line_no,
+                                         size_t pos, Node* node, bool* has_root) {
   attr_scratch_.clear();
   while (pos < line.size()) {
     if (line[pos] == ',') {
@@ -400,6 +433,7 @@ absl::Status BlockParser::ParseAttrs(std::string_view line, uint32_t line_no,
                      "ROOT= expects the output position, a non-negative integer");
       }
       roots_.emplace_back(k, static_cast<uint32_t>(graph_.nodes.size() - 1));
+      *has_root = true;
     } else if (key == "xla_shape") {
       // Redundant with the result type.
     } else if (key == "location") {
@@ -423,12 +457,18 @@ absl::Status BlockParser::Finish() {
 
 size_t EstimateNodes(std::string_view text, size_t begin, size_t max_nodes) {
   // Count lines up to the first closing brace at column 0: one cheap pass
-  // that lets every vector be sized once.
-  std::string_view rest = text.substr(begin);
-  const void* close = memmem(rest.data(), rest.size(), "\n}", 2);
-  size_t span = close ? static_cast<size_t>(static_cast<const char*>(close) - rest.data())
-                      : rest.size();
-  size_t lines = static_cast<size_t>(std::count(rest.data(), rest.data() + span, '\n'));
+  // that lets every vector be sized once. memchr per line, not memmem for
+  // "\n}" plus a count: glibc's memmem is slow on two-byte needles.
+  const char* p = text.data() + begin;
+  const char* end = text.data() + text.size();
+  size_t lines = 0;
+  while (p < end && lines <= max_nodes) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (nl == nullptr) break;
+    ++lines;
+    p = nl + 1;
+    if (p < end && *p == '}') break;
+  }
   return std::min(lines + 1, max_nodes + 1);
 }
 
