@@ -100,7 +100,8 @@ def main():
           if f.startswith("fx_") and not f.endswith("readable.txt")]
     hlo_dir = os.path.join(testdata, "fixtures", "hlo")
     hlo = [read(os.path.join(hlo_dir, f)) for f in sorted(os.listdir(hlo_dir))]
-    saves = [read(os.path.join(gen, m, "ltc_save.txt")) for m in models]
+    saves = [read(os.path.join(gen, m, "ltc_save.txt")) for m in models
+             if os.path.exists(os.path.join(gen, m, "ltc_save.txt"))]
     n_fx = replicate(fx, graphdiff, target, os.path.join(out, "fx_left.txt"),
                      os.path.join(out, "fx_right.txt"), "fx")
     n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),

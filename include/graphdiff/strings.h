@@ -76,6 +76,8 @@ class StringPool {
   char* cursor_ = nullptr;
   size_t remaining_ = 0;
   size_t bytes_ = 0;
+  size_t chunk_bytes_ = 0;
+  size_t next_chunk_ = 0;  // size of the last regular chunk
   std::vector<std::string_view> views_;
   absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> index_;
 };

@@ -6,6 +6,10 @@
 
 namespace graphdiff {
 namespace {
+// Chunks start small and double up to kChunkSize: a dump of 10^4 small HLO
+// computations is 10^4 pools, and a first chunk of 64 KB each was most of
+// its memory.
+constexpr size_t kFirstChunkSize = 512;
 constexpr size_t kChunkSize = 64 * 1024;
 }  // namespace
 
@@ -36,13 +40,17 @@ std::string_view StringPool::Store(std::string_view s) {
     // Long strings get a chunk of their own so a huge attribute does not
     // waste the tail of the current chunk; the cursor stays where it was.
     chunks_.push_back(std::make_unique<char[]>(s.size()));
+    chunk_bytes_ += s.size();
     std::memcpy(chunks_.back().get(), s.data(), s.size());
     return std::string_view(chunks_.back().get(), s.size());
   }
   if (s.size() > remaining_) {
-    chunks_.push_back(std::make_unique<char[]>(kChunkSize));
+    next_chunk_ = next_chunk_ == 0 ? kFirstChunkSize : std::min(kChunkSize, next_chunk_ * 2);
+    size_t size = std::max(next_chunk_, s.size());
+    chunks_.push_back(std::make_unique<char[]>(size));
+    chunk_bytes_ += size;
     cursor_ = chunks_.back().get();
-    remaining_ = kChunkSize;
+    remaining_ = size;
   }
   std::memcpy(cursor_, s.data(), s.size());
   std::string_view stored(cursor_, s.size());
@@ -94,8 +102,7 @@ StrId StringPool::Intern(std::string_view s) {
 }
 
 size_t StringPool::MemoryBytes() const {
-  // Chunks are kChunkSize long, except those holding one long string.
-  return std::max(chunks_.size() * kChunkSize, bytes_) + chunks_.capacity() * sizeof(chunks_[0]) +
+  return chunk_bytes_ + chunks_.capacity() * sizeof(chunks_[0]) +
          views_.capacity() * sizeof(std::string_view) +
          index_.capacity() * (sizeof(std::pair<std::string_view, uint32_t>) + 1);
 }
