@@ -28,6 +28,15 @@ size_t OperatorLength(std::string_view s) {
   static constexpr std::string_view kTwo[] = {
       "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
       "*=", "/=", "%=", "@=", "&=", "|=", "^=", ":="};
+  // Brackets and commas, most of an FX line's punctuation, start no longer
+  // operator: answer them before the table scans.
+  switch (s[0]) {
+    case ',': case '(': case ')': case '[': case ']': case '{': case '}':
+    case ';': case '~':
+      return 1;
+    default:
+      break;
+  }
   if (s.size() >= 3) {
     for (std::string_view op : kThree) {
       if (s.compare(0, 3, op) == 0) return 3;
