@@ -91,6 +91,11 @@ struct AlignOptions {
   // Check the result with VerifyAlignment before returning it; a violation
   // becomes an Internal error naming the nodes (`graphdiff diff --verify`).
   bool verify = false;
+  // Threads for the work each side needs on its own (normalising,
+  // fingerprints), used on big graphs only: 1 = the calling thread only,
+  // 0 = one per core (at most two are used). DiffDumps sets 1 when it
+  // aligns several pairs at once.
+  unsigned threads = 0;
 };
 
 // Aligns two graphs. Deterministic; swapping the arguments swaps the result.

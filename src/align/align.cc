@@ -106,35 +106,41 @@ void BuildPairs(const State& st, Alignment& out) {
     std::vector<uint32_t> fill(right_begin.begin(), right_begin.end() - 1);
     for (const auto& [l, r] : all) right_members[fill[r]++] = l;  // ascending l
   }
-  out.pairs.reserve(all.size());
-  std::vector<uint32_t> gl(1), gr(1);
-  for (size_t i = 0; i < all.size(); ++i) {
-    const auto [l, r] = all[i];
-    NodePair p;
-    p.left = l;
-    p.right = r;
-    // Extra members of a one-to-many group come from the relaxed matcher.
-    p.matcher = static_cast<Matcher>(st.map[0][l] == r ? st.how[0][l] : align::MatcherId::kRelaxed);
-    // A group: one side's node with all the other side's nodes it pairs with.
-    if (right_begin[r + 1] - right_begin[r] > 1) {
-      gl.assign(right_members.begin() + right_begin[r],
-                right_members.begin() + right_begin[r + 1]);
-    } else {
-      gl.assign(1, l);
-    }
-    if (left_count[l] > 1) {
-      size_t first = i;
-      while (first > 0 && all[first - 1].first == l) --first;
-      gr.clear();
-      for (size_t k = first; k < all.size() && all[k].first == l; ++k) {
-        gr.push_back(all[k].second);
+  // Each verdict reads both nodes of its pair, one of them far from the
+  // last: on big graphs the halves run on both sides' threads.
+  out.pairs.resize(all.size());
+  align::ForBothSides(st.parallel, [&](int half) {
+    const size_t begin = half == 0 ? 0 : all.size() / 2;
+    const size_t end = half == 0 ? all.size() / 2 : all.size();
+    std::vector<uint32_t> gl(1), gr(1);
+    for (size_t i = begin; i < end; ++i) {
+      const auto [l, r] = all[i];
+      NodePair& p = out.pairs[i];
+      p.left = l;
+      p.right = r;
+      // Extra members of a one-to-many group come from the relaxed matcher.
+      p.matcher = static_cast<Matcher>(st.map[0][l] == r ? st.how[0][l]
+                                                         : align::MatcherId::kRelaxed);
+      // A group: one side's node with all the other side's nodes it pairs with.
+      if (right_begin[r + 1] - right_begin[r] > 1) {
+        gl.assign(right_members.begin() + right_begin[r],
+                  right_members.begin() + right_begin[r + 1]);
+      } else {
+        gl.assign(1, l);
       }
-    } else {
-      gr.assign(1, r);
+      if (left_count[l] > 1) {
+        size_t first = i;
+        while (first > 0 && all[first - 1].first == l) --first;
+        gr.clear();
+        for (size_t k = first; k < all.size() && all[k].first == l; ++k) {
+          gr.push_back(all[k].second);
+        }
+      } else {
+        gr.assign(1, r);
+      }
+      align::ComputeVerdict(st, gl, gr, p);
     }
-    align::ComputeVerdict(st, gl, gr, p);
-    out.pairs.push_back(std::move(p));
-  }
+  });
   for (uint32_t l = 0; l < nl; ++l) {
     if (left_count[l] == 0) out.left_only.push_back(l);
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "align/matchers.h"
+#include "align/radix_sort.h"
 
 namespace graphdiff::align {
 namespace {
@@ -43,29 +44,6 @@ bool Verify(const State& st, uint32_t l, uint32_t r) {
   }
   return conflict == 0 || agree > conflict;
 }
-
-// A stable LSD radix sort on the low `bits` bits of key(item). The anchor
-// pass sorts every node of both graphs; comparison sorting dominated it on
-// large graphs.
-template <typename T, typename Key>
-void RadixSort(std::vector<T>& items, Key key, int bits) {
-  std::vector<T> tmp(items.size());
-  std::vector<uint32_t> count(1u << 16);
-  for (int shift = 0; shift < bits; shift += 16) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const T& e : items) ++count[(key(e) >> shift) & 0xffff];
-    uint32_t sum = 0;
-    for (uint32_t& c : count) {
-      uint32_t here = c;
-      c = sum;
-      sum += here;
-    }
-    for (const T& e : items) tmp[count[(key(e) >> shift) & 0xffff]++] = e;
-    items.swap(tmp);
-  }
-}
-
-constexpr size_t kRadixMin = 4096;  // below this std::sort is faster
 
 void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
                 const std::vector<uint64_t>& right_keys) {
@@ -132,8 +110,7 @@ void AnchorMatcher::Run(State& st) {
     return false;
   };
   if (!any_free(0) || !any_free(1)) return;
-  st.fp[0] = ComputeFingerprints(st, 0, level_);
-  st.fp[1] = ComputeFingerprints(st, 1, level_);
+  ForBothSides(st.parallel, [&](int s) { st.fp[s] = ComputeFingerprints(st, s, level_); });
   if (level_ == Level::kFull && st.full_fp[0].context.empty()) {
     st.full_fp[0] = st.fp[0];
     st.full_fp[1] = st.fp[1];

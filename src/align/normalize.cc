@@ -195,20 +195,29 @@ absl::Status Normalizer::Run(const Graph& left, const Graph& right,
   state.options = &options;
   state.equivalence = options.equivalence ? options.equivalence : kBuiltIn;
   const OpEquivalence& eq = *state.equivalence;
-  for (int s = 0; s < 2; ++s) {
+  // A thread costs tens of microseconds: worth it only on big graphs.
+  constexpr size_t kParallelNodes = 1 << 15;
+  state.parallel = options.threads != 1 && std::thread::hardware_concurrency() > 1 &&
+                   left.nodes.size() + right.nodes.size() >= kParallelNodes;
+  absl::Status status[2];
+  ForBothSides(state.parallel, [&](int s) {
     const Graph& g = s == 0 ? left : right;
-    absl::Status st = BuildSide(g, eq, state.side[s]);
-    if (!st.ok()) return st;
+    status[s] = BuildSide(g, eq, state.side[s]);
+    if (!status[s].ok()) return;
     for (const ValueRef& r : g.outputs) {
       if (r.node >= g.nodes.size()) {
-        return absl::InvalidArgumentError(fmt::format(
-            "{}: output refers to node {} of a {}-node graph", g.source.file,
-            r.node, g.nodes.size()));
+        status[s] = absl::InvalidArgumentError(
+            fmt::format("{}: output refers to node {} of a {}-node graph", g.source.file,
+                        r.node, g.nodes.size()));
+        return;
       }
     }
     state.map[s].assign(g.nodes.size(), kNone);
     state.how[s].assign(g.nodes.size(), MatcherId::kNone);
     state.covered[s].assign(g.nodes.size(), 0);
+  });
+  for (const absl::Status& st : status) {
+    if (!st.ok()) return st;
   }
   state.same_kind = left.kind == right.kind;
   state.use_types = state.side[0].typed && state.side[1].typed;

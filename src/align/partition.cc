@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "align/hash.h"
+#include "align/radix_sort.h"
 
 namespace graphdiff::align {
 namespace {
@@ -56,42 +57,41 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
     : st_(st), n0_(st.side[0].size) {
   const uint32_t n = n0_ + st.side[1].size;
   {
+    // By key, then element: made in element order, so a stable sort by
+    // key alone gives it.
     std::vector<std::pair<uint64_t, uint32_t>> order(n);
     for (uint32_t x = 0; x < n; ++x) order[x] = {key[x], x};
-    std::sort(order.begin(), order.end());
+    if (n < kRadixMin) {
+      std::sort(order.begin(), order.end());
+    } else {
+      RadixSort(order, [](const std::pair<uint64_t, uint32_t>& e) { return e.first; }, 64);
+    }
     elems_.resize(n);
     for (uint32_t i = 0; i < n; ++i) elems_[i] = order[i].second;
   }
-  pos_.resize(n);
-  cell_of_.resize(n);
+  elem_.assign(n, Element{0, 0, 0});
   for (uint32_t i = 0; i < n;) {
     uint32_t j = i;
     uint32_t left = 0;
-    const auto c = static_cast<uint32_t>(start_.size());
+    const auto c = static_cast<uint32_t>(cells_.size());
     while (j < n && key[elems_[j]] == key[elems_[i]]) {
       left += elems_[j] < n0_;
       ++j;
     }
-    start_.push_back(i);
-    end_.push_back(j);
-    left_.push_back(left);
-    fixed_.push_back(fixed[elems_[i]]);
-    queued_.push_back(0);
+    cells_.push_back(Cell{i, j, left, 0, fixed[elems_[i]], 0});
     for (uint32_t k = i; k < j; ++k) {
-      pos_[elems_[k]] = k;
-      cell_of_[elems_[k]] = c;
+      elem_[elems_[k]].pos = k;
+      elem_[elems_[k]].cell = c;
     }
     i = j;
   }
-  first_split_cell_ = static_cast<uint32_t>(start_.size());
+  first_split_cell_ = static_cast<uint32_t>(cells_.size());
   for (uint32_t c = 0; c < num_cells(); ++c) Push(c);
-  sig_.assign(n, 0);
-  mark_.assign(n, 0);
 }
 
 void JointPartition::Push(uint32_t c) {
-  if (queued_[c]) return;
-  queued_[c] = 1;
+  if (cells_[c].queued) return;
+  cells_[c].queued = 1;
   queue_.push_back(c);
 }
 
@@ -111,74 +111,73 @@ void JointPartition::ForEachEdge(uint32_t element, Fn fn) const {
 
 void JointPartition::MoveToTail(uint32_t c, uint32_t x) {
   // Swaps x with the last member of c's range and shrinks the range by one.
-  const uint32_t last = end_[c] - 1;
+  const uint32_t last = cells_[c].end - 1;
   const uint32_t y = elems_[last];
-  const uint32_t px = pos_[x];
+  const uint32_t px = elem_[x].pos;
   elems_[px] = y;
-  pos_[y] = px;
+  elem_[y].pos = px;
   elems_[last] = x;
-  pos_[x] = last;
-  --end_[c];
+  elem_[x].pos = last;
+  --cells_[c].end;
 }
 
 uint32_t JointPartition::NewCell(uint32_t parent, uint32_t count) {
   // The last `count` members of `parent` become the new cell.
-  const auto c = static_cast<uint32_t>(start_.size());
-  const uint32_t e = end_[parent];
+  const auto c = static_cast<uint32_t>(cells_.size());
+  const uint32_t e = cells_[parent].end;
   const uint32_t b = e - count;
   uint32_t left = 0;
   for (uint32_t k = b; k < e; ++k) {
-    cell_of_[elems_[k]] = c;
+    elem_[elems_[k]].cell = c;
     left += elems_[k] < n0_;
   }
-  end_[parent] = b;
-  left_[parent] -= left;
-  start_.push_back(b);
-  end_.push_back(e);
-  left_.push_back(left);
-  fixed_.push_back(fixed_[parent]);
-  queued_.push_back(0);
+  cells_[parent].end = b;
+  cells_[parent].left -= left;
+  cells_.push_back(Cell{b, e, left, 0, cells_[parent].fixed, 0});
   parent_.push_back(parent);
   return c;
 }
 
 void JointPartition::SplitBy(uint32_t splitter) {
   touched_.clear();
-  for (uint32_t k = start_[splitter]; k < end_[splitter]; ++k) {
+  for (uint32_t k = cells_[splitter].start; k < cells_[splitter].end; ++k) {
     ForEachEdge(elems_[k], [&](uint32_t t, uint64_t code) {
-      if (!mark_[t]) {
-        mark_[t] = 1;
+      Element& e = elem_[t];
+      if (!(e.pos & kMarked)) {
+        e.pos |= kMarked;
         touched_.push_back(t);
       }
-      sig_[t] += code;
+      e.sig += code;
     });
   }
   // Touched members grouped by cell with a counting pass, in order of first
   // touch; only a cell whose members saw the splitter differently needs its
   // segment sorted. Sorting every touch was the refinement's main cost.
-  if (count_.size() < start_.size()) count_.resize(start_.size(), 0);
-  cells_.clear();
+  split_.clear();
   for (uint32_t t : touched_) {
-    const uint32_t c = cell_of_[t];
-    if (size(c) > 1 && !fixed_[c] && count_[c]++ == 0) cells_.push_back(c);
+    Cell& cell = cells_[elem_[t].cell];
+    if (cell.end - cell.start > 1 && !cell.fixed && cell.count++ == 0) {
+      split_.push_back(elem_[t].cell);
+    }
   }
   uint32_t total = 0;
-  for (uint32_t c : cells_) {
-    const uint32_t n = count_[c];
-    count_[c] = total;  // becomes the segment's end after the scatter
+  for (uint32_t c : split_) {
+    const uint32_t n = cells_[c].count;
+    cells_[c].count = total;  // becomes the segment's end after the scatter
     total += n;
   }
   groups_.resize(total);
   for (uint32_t t : touched_) {
-    const uint32_t c = cell_of_[t];
-    if (size(c) > 1 && !fixed_[c]) groups_[count_[c]++] = Touch{c, sig_[t], t};
-    sig_[t] = 0;
-    mark_[t] = 0;
+    Element& e = elem_[t];
+    Cell& cell = cells_[e.cell];
+    if (cell.end - cell.start > 1 && !cell.fixed) groups_[cell.count++] = Touch{e.cell, e.sig, t};
+    e.sig = 0;
+    e.pos &= ~kMarked;
   }
   uint32_t begin = 0;
-  for (uint32_t c : cells_) {
-    const uint32_t end = count_[c];
-    count_[c] = 0;
+  for (uint32_t c : split_) {
+    const uint32_t end = cells_[c].count;
+    cells_[c].count = 0;
     bool alike = true;
     for (uint32_t k = begin + 1; k < end && alike; ++k) {
       alike = groups_[k].sig == groups_[begin].sig;
@@ -199,8 +198,8 @@ void JointPartition::SplitBy(uint32_t splitter) {
       i = j;
       continue;  // every member sees the splitter alike
     }
-    const bool balanced_before = left_[c] * 2 == size(c);
-    const bool was_queued = queued_[c] != 0;
+    const bool balanced_before = cells_[c].left * 2 == size(c);
+    const bool was_queued = cells_[c].queued != 0;
     // Untouched members stay in c; so does the first group when every
     // member was touched. Each other group moves to c's tail and becomes
     // a new cell.
@@ -216,7 +215,7 @@ void JointPartition::SplitBy(uint32_t splitter) {
       size_t h = g;
       while (h < j && groups_[h].sig == groups_[g].sig) ++h;
       for (size_t k = g; k < h; ++k) MoveToTail(c, groups_[k].element);
-      end_[c] += static_cast<uint32_t>(h - g);  // NewCell takes them back
+      cells_[c].end += static_cast<uint32_t>(h - g);  // NewCell takes them back
       const uint32_t nc = NewCell(c, static_cast<uint32_t>(h - g));
       made.push_back(nc);
       if (size(nc) > largest_size) {
@@ -227,9 +226,9 @@ void JointPartition::SplitBy(uint32_t splitter) {
     }
     if (size(c) >= largest_size) largest = c;
     if (checking_ && balanced_before) {
-      if (left_[c] * 2 != size(c)) inconsistent_ = true;
+      if (cells_[c].left * 2 != size(c)) inconsistent_ = true;
       for (uint32_t nc : made) {
-        if (left_[nc] * 2 != size(nc)) inconsistent_ = true;
+        if (cells_[nc].left * 2 != size(nc)) inconsistent_ = true;
       }
     }
     // Hopcroft: when c was already waiting, all pieces must be used;
@@ -251,36 +250,32 @@ void JointPartition::Refine() {
   while (!queue_.empty()) {
     const uint32_t c = queue_.front();
     queue_.pop_front();
-    queued_[c] = 0;
+    cells_[c].queued = 0;
     SplitBy(c);
   }
 }
 
 void JointPartition::Undo(size_t mark) {
   while (parent_.size() > mark) {
-    const uint32_t c = static_cast<uint32_t>(start_.size()) - 1;
+    const uint32_t c = static_cast<uint32_t>(cells_.size()) - 1;
     const uint32_t p = parent_.back();
-    for (uint32_t k = start_[c]; k < end_[c]; ++k) cell_of_[elems_[k]] = p;
-    end_[p] = end_[c];
-    left_[p] += left_[c];
-    start_.pop_back();
-    end_.pop_back();
-    left_.pop_back();
-    fixed_.pop_back();
-    queued_.pop_back();
+    for (uint32_t k = cells_[c].start; k < cells_[c].end; ++k) elem_[elems_[k]].cell = p;
+    cells_[p].end = cells_[c].end;
+    cells_[p].left += cells_[c].left;
+    cells_.pop_back();
     parent_.pop_back();
   }
 }
 
 bool JointPartition::Individualise(uint32_t l, uint32_t r) {
-  const uint32_t c = cell_of_[l];
-  if (cell_of_[r] != c || fixed_[c]) return false;
+  const uint32_t c = cell(l);
+  if (cell(r) != c || fixed(c)) return false;
   if (size(c) == 2) return true;
   const size_t mark = parent_.size();
   // Move l and r to c's tail; they become a cell of their own.
   MoveToTail(c, l);
   MoveToTail(c, r);
-  end_[c] += 2;
+  cells_[c].end += 2;
   // The partition was stable against c; against c minus the pair, the
   // counts follow from those against the pair.
   Push(NewCell(c, 2));

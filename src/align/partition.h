@@ -41,15 +41,15 @@ class JointPartition {
   // are not: then l and r are not interchangeable counterparts.
   bool Individualise(uint32_t l, uint32_t r);
 
-  uint32_t cell(uint32_t element) const { return cell_of_[element]; }
-  uint32_t num_cells() const { return static_cast<uint32_t>(start_.size()); }
-  uint32_t size(uint32_t c) const { return end_[c] - start_[c]; }
-  uint32_t left_count(uint32_t c) const { return left_[c]; }
-  uint32_t right_count(uint32_t c) const { return size(c) - left_[c]; }
-  bool fixed(uint32_t c) const { return fixed_[c] != 0; }
+  uint32_t cell(uint32_t element) const { return elem_[element].cell; }
+  uint32_t num_cells() const { return static_cast<uint32_t>(cells_.size()); }
+  uint32_t size(uint32_t c) const { return cells_[c].end - cells_[c].start; }
+  uint32_t left_count(uint32_t c) const { return cells_[c].left; }
+  uint32_t right_count(uint32_t c) const { return size(c) - cells_[c].left; }
+  bool fixed(uint32_t c) const { return cells_[c].fixed != 0; }
   // Members of cell c, in no particular order.
-  const uint32_t* begin(uint32_t c) const { return elems_.data() + start_[c]; }
-  const uint32_t* end(uint32_t c) const { return elems_.data() + end_[c]; }
+  const uint32_t* begin(uint32_t c) const { return elems_.data() + cells_[c].start; }
+  const uint32_t* end(uint32_t c) const { return elems_.data() + cells_[c].end; }
   uint32_t left_size() const { return n0_; }
 
  private:
@@ -61,11 +61,27 @@ class JointPartition {
   template <typename Fn>
   void ForEachEdge(uint32_t element, Fn fn) const;
 
+  // What refinement reads of an element and of a cell sits together: it
+  // visits them in no order memory follows, and on big graphs its time is
+  // the cache misses, one per array it touches.
+  struct Element {
+    uint64_t sig;  // SplitBy scratch: the sum of the splitter's edge codes
+    uint32_t cell;
+    uint32_t pos;  // index in elems_; kMarked is set while SplitBy counts it
+  };
+  static constexpr uint32_t kMarked = 1u << 31;
+  struct Cell {
+    uint32_t start, end;  // range in elems_
+    uint32_t left;        // members from the left graph
+    uint32_t count;       // SplitBy scratch, zero between calls
+    uint8_t fixed, queued;
+  };
+
   const State& st_;
   uint32_t n0_ = 0;
-  std::vector<uint32_t> elems_, pos_, cell_of_;
-  std::vector<uint32_t> start_, end_, left_;
-  std::vector<uint8_t> fixed_, queued_;
+  std::vector<uint32_t> elems_;
+  std::vector<Element> elem_;
+  std::vector<Cell> cells_;
   std::deque<uint32_t> queue_;
   // parent_[c - first_split_cell_]: the cell that cell c was split from.
   // Cells are made in id order and undone in reverse, so the last one made
@@ -80,13 +96,10 @@ class JointPartition {
     uint64_t sig;
     uint32_t element;
   };
-  std::vector<uint64_t> sig_;
-  std::vector<uint8_t> mark_;
   std::vector<uint32_t> touched_;
   std::vector<Touch> groups_;
   std::vector<uint32_t> made_;
-  std::vector<uint32_t> count_;  // per cell, zero between SplitBy calls
-  std::vector<uint32_t> cells_;  // cells touched by the current splitter
+  std::vector<uint32_t> split_;  // cells touched by the current splitter
 };
 
 }  // namespace graphdiff::align

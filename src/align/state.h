@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -105,6 +106,7 @@ struct State {
   Fingerprints full_fp[2];  // of the full level, before anything matched
   bool same_kind = false;
   bool use_types = false;
+  bool parallel = false;  // ForBothSides may use a second thread
   const AlignOptions* options = nullptr;
   const OpEquivalence* equivalence = nullptr;
 
@@ -134,6 +136,21 @@ struct State {
     }
   }
 };
+
+// Runs fn(0) and fn(1), the second on its own thread when `parallel`. Much
+// of alignment is per side and independent (normalising, fingerprints),
+// and on big graphs each side costs as much as the other.
+template <typename Fn>
+void ForBothSides(bool parallel, Fn fn) {
+  if (!parallel) {
+    fn(0);
+    fn(1);
+    return;
+  }
+  std::thread other([&fn] { fn(1); });
+  fn(0);
+  other.join();
+}
 
 // Whether a graph's input order means something: FX placeholders and HLO
 // parameters are a signature; IR device_data nodes are listed in the order

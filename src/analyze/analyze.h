@@ -16,6 +16,7 @@
 #include "graphdiff/findings.h"
 #include "graphdiff/graph.h"
 #include "graphdiff/metrics.h"
+#include "graphdiff/stats.h"
 
 namespace graphdiff::analyze {
 
@@ -32,6 +33,10 @@ struct PairContext {
   // that swapping the dumps mirrors every finding; in the mirrored run they
   // say "removed" where they would say "added".
   bool mirrored = false;
+  // Statistics of `left` and `right`, when the caller has them: on big
+  // graphs they cost a pass over every node, and the summary needs them too.
+  const GraphStats* left_stats = nullptr;
+  const GraphStats* right_stats = nullptr;
 
   // The user's name for the side `right` (and `left`) stands for.
   Side new_side() const { return mirrored ? Side::kLeft : Side::kRight; }

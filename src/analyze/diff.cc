@@ -4,6 +4,7 @@
 // family, link and sort. Only orchestration lives here.
 #include "graphdiff/diff.h"
 
+#include <algorithm>
 #include <future>
 #include <map>
 #include <string>
@@ -46,7 +47,59 @@ void RunGraphFamilies(const PairContext& c, const PairContext& mirror,
   analyze::FindSizeDelta(c, out);
 }
 
-GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, PairRule how) {
+PairRow MakeRow(const Graph& l, const Graph& r, const NodePair& p) {
+  PairRow row;
+  row.left = analyze::NodeName(l, p.left);
+  row.right = analyze::NodeName(r, p.right);
+  row.reasons = p.reasons;
+  row.matcher = p.matcher;
+  row.detail = p.detail;
+  row.left_op = std::string(l.str(l.nodes[p.left].op));
+  row.right_op = std::string(r.str(r.nodes[p.right].op));
+  return row;
+}
+
+// Rows per task when the rows are built in parallel: large enough that a
+// task outweighs its scheduling, small enough to even out the threads.
+constexpr size_t kRowsPerTask = 1 << 16;
+
+// Rows come in alignment order, so at least one side's nodes are visited
+// in an order memory does not follow, and each row would wait on three
+// cache misses in turn: the node, its name's view, the characters. Fetching
+// rows ahead in stages lets the misses of different rows overlap.
+void FillRows(const Graph& l, const Graph& r, const std::vector<const NodePair*>& pairs,
+              size_t begin, size_t end, PairRow* rows) {
+  constexpr size_t kAhead = 6;
+  auto fetch_node = [](const Graph& g, uint32_t v) {
+#if defined(__GNUC__)
+    __builtin_prefetch(g.nodes.data() + v);
+#endif
+  };
+  auto fetch_view = [](const Graph& g, uint32_t v) { g.strings.Prefetch(g.nodes[v].name); };
+  auto fetch_chars = [](const Graph& g, uint32_t v) {
+#if defined(__GNUC__)
+    __builtin_prefetch(g.str(g.nodes[v].name).data());
+#endif
+  };
+  for (size_t k = begin; k < end; ++k) {
+    if (k + 3 * kAhead < end) {
+      fetch_node(l, pairs[k + 3 * kAhead]->left);
+      fetch_node(r, pairs[k + 3 * kAhead]->right);
+    }
+    if (k + 2 * kAhead < end) {
+      fetch_view(l, pairs[k + 2 * kAhead]->left);
+      fetch_view(r, pairs[k + 2 * kAhead]->right);
+    }
+    if (k + kAhead < end) {
+      fetch_chars(l, pairs[k + kAhead]->left);
+      fetch_chars(r, pairs[k + kAhead]->right);
+    }
+    rows[k] = MakeRow(l, r, *pairs[k]);
+  }
+}
+
+GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignment, PairRule how,
+                        const GraphStats& ls, const GraphStats& rs, unsigned threads) {
   GraphPairDiff d;
   d.left_source = l.source.file;
   d.right_source = r.source.file;
@@ -54,8 +107,26 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, Pai
   d.right_graph = r.name;
   d.how = how;
   d.kind = r.kind;
-  GraphStats ls = ComputeStats(l);
-  GraphStats rs = ComputeStats(r);
+  std::vector<const NodePair*> valid;
+  valid.reserve(alignment.pairs.size());
+  for (const NodePair& p : alignment.pairs) {
+    if (p.left >= l.nodes.size() || p.right >= r.nodes.size()) continue;
+    valid.push_back(&p);
+    d.changed += p.changed();
+  }
+  d.pairs.resize(valid.size());
+  // A row per matched node pair touches every node's name and op, scattered
+  // across the string pools: on big graphs it is the costliest part of a
+  // diff after alignment, and the rows are independent.
+  {
+    TaskPool pool(valid.size() > kRowsPerTask ? threads : 1);
+    for (size_t b = 0; b < valid.size(); b += kRowsPerTask) {
+      pool.Add([&, b] {
+        FillRows(l, r, valid, b, std::min(valid.size(), b + kRowsPerTask), d.pairs.data());
+      });
+    }
+    pool.Run();
+  }
   d.left_nodes = ls.nodes;
   d.right_nodes = rs.nodes;
   d.left_inputs = l.inputs.size();
@@ -67,20 +138,6 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, Pai
   for (const auto& [op, n] : rs.ops) delta[op] += static_cast<int64_t>(n);
   for (const auto& [op, n] : delta) {
     if (n != 0) d.op_delta[op] = n;
-  }
-  d.pairs.reserve(alignment.pairs.size());
-  for (const NodePair& p : alignment.pairs) {
-    if (p.left >= l.nodes.size() || p.right >= r.nodes.size()) continue;
-    PairRow row;
-    row.left = analyze::NodeName(l, p.left);
-    row.right = analyze::NodeName(r, p.right);
-    row.reasons = p.reasons;
-    row.matcher = p.matcher;
-    row.detail = p.detail;
-    row.left_op = std::string(l.str(l.nodes[p.left].op));
-    row.right_op = std::string(r.str(r.nodes[p.right].op));
-    d.changed += p.changed();
-    d.pairs.push_back(std::move(row));
   }
   d.matched = d.pairs.size();
   d.matched_outputs = alignment.matched_outputs.size();
@@ -98,7 +155,6 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, Alignment alignment, Pai
       d.right_only_outputs.push_back(analyze::ValueName(r, r.outputs[pos]));
     }
   }
-  d.alignment = std::move(alignment);
   return d;
 }
 
@@ -127,17 +183,30 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   absl::StatusOr<Alignment> a = Align(l, r, options.align);
   if (!a.ok()) return a.status();
   Alignment swapped = analyze::SwapAlignment(*a);
+  // Both the summary and the size finding need each side's statistics.
+  GraphStats stats[2];
+  {
+    TaskPool pool(l.nodes.size() + r.nodes.size() > kRowsPerTask ? options.align.threads : 1);
+    pool.Add([&] { stats[0] = ComputeStats(l); });
+    pool.Add([&] { stats[1] = ComputeStats(r); });
+    pool.Run();
+  }
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
+  c.left_stats = mirror.right_stats = &stats[0];
+  c.right_stats = mirror.left_stats = &stats[1];
   size_t first = out->findings.size();
   // The reportable rows touch every node of both graphs, the findings
   // mostly what changed: on a second core the rows cost no wall time.
   std::future<GraphPairDiff> summary;
   if (options.threads != 1) {
-    summary = std::async(std::launch::async, [&] { return Summarise(l, r, *a, how); });
+    summary = std::async(std::launch::async, [&] {
+      return Summarise(l, r, *a, how, stats[0], stats[1], options.align.threads);
+    });
   }
   RunGraphFamilies(c, mirror, &out->findings);
-  GraphPairDiff d = summary.valid() ? summary.get() : Summarise(l, r, *a, how);
+  GraphPairDiff d =
+      summary.valid() ? summary.get() : Summarise(l, r, *a, how, stats[0], stats[1], 1);
   if (!d.identical()) {
     std::vector<Finding> mine(out->findings.begin() + static_cast<std::ptrdiff_t>(first),
                               out->findings.end());
@@ -147,6 +216,8 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
                 sources.right);
   d.left_source = sources.left;
   d.right_source = sources.right;
+  // The findings are done with it; the rows above were built from it.
+  d.alignment = *std::move(a);
   out->pairs.push_back(std::move(d));
   return absl::OkStatus();
 }
@@ -253,8 +324,10 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
       slots.push_back({&gp, &lf, &rf, &l, &r, absl::OkStatus(), DiffResult()});
     }
   }
+  // Pairs diffed side by side keep each to one thread; one pair alone uses
+  // the cores inside its alignment and summary.
+  if (slots.size() != 1 || opts.threads == 1) opts.align.threads = 1;
   {
-    // One pair alone keeps the second core for its own helper thread.
     TaskPool pool(slots.size() == 1 ? 1 : opts.threads);
     for (Slot& slot : slots) {
       pool.Add([&slot, &opts, &eq] {
@@ -325,6 +398,7 @@ absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
                                       const DiffOptions& options) {
   OpEquivalence builtin;
   DiffOptions opts = WithEquivalence(options, &builtin);
+  if (opts.threads == 1) opts.align.threads = 1;
   DiffResult result;
   result.left_root = left.source.file;
   result.right_root = right.source.file;

@@ -25,8 +25,8 @@ std::string Bytes(uint64_t b) {
 }  // namespace
 
 void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
-  GraphStats l = ComputeStats(c.left);
-  GraphStats r = ComputeStats(c.right);
+  const GraphStats l = c.left_stats ? *c.left_stats : ComputeStats(c.left);
+  const GraphStats r = c.right_stats ? *c.right_stats : ComputeStats(c.right);
   std::map<std::string, int64_t> delta;
   for (const auto& [op, n] : l.ops) delta[op] -= static_cast<int64_t>(n);
   for (const auto& [op, n] : r.ops) delta[op] += static_cast<int64_t>(n);

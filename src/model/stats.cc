@@ -18,22 +18,25 @@ GraphStats ComputeStats(const Graph& graph) {
   // Count in a vector indexed by StrId first: one map insert per distinct op
   // instead of one per node.
   std::vector<uint64_t> op_counts(graph.strings.size(), 0);
-  std::map<DType, uint64_t> dtype_counts;
+  static_assert(sizeof(DType) == 1, "dtype_counts has a slot per DType value");
+  uint64_t dtype_counts[256] = {};
   for (const Node& n : graph.nodes) {
     if (n.kind == NodeKind::kGetAttr) continue;
     ++s.nodes;
     ++op_counts[n.op.id];
     if (n.kind == NodeKind::kConstant) ++s.constants;
     if (n.results.size() > 1) ++s.multi_output_nodes;
-    for (const TensorType& t : n.results) ++dtype_counts[t.dtype];
+    for (const TensorType& t : n.results) ++dtype_counts[static_cast<uint8_t>(t.dtype)];
   }
   for (size_t id = 0; id < op_counts.size(); ++id) {
     if (op_counts[id] == 0) continue;
     std::string_view op = graph.strings.Get(StrId{static_cast<uint32_t>(id)});
     s.ops[std::string(op.empty() ? "?" : op)] += op_counts[id];
   }
-  for (const auto& [dtype, count] : dtype_counts) {
-    s.dtypes[std::string(DTypeName(dtype))] += count;
+  for (int d = 0; d < 256; ++d) {
+    if (dtype_counts[d] != 0) {
+      s.dtypes[std::string(DTypeName(static_cast<DType>(d)))] += dtype_counts[d];
+    }
   }
   auto add_input_bytes = [&](const Node& n) {
     std::optional<int64_t> elems;
