@@ -43,6 +43,10 @@ struct Side {
   const SideView* v;
   int s;
   std::vector<uint8_t> param;  // leaf, or computed from leaves only
+  // Output positions where the value leaves the forward: an AOT forward
+  // returns the module's outputs first, then what backward saves, and a
+  // saved value still flows on down its chain.
+  uint32_t outputs = 0;
 };
 
 bool Main(const State& st, const Side& x, uint32_t n) {
@@ -75,7 +79,7 @@ std::vector<uint32_t> Chain(const State& st, const Side& x, uint32_t start) {
   std::vector<uint32_t> users, ops;
   while (chain.size() < kMaxChain) {
     const uint32_t last = chain.back();
-    if (x.v->out_pos[last] != kNone) break;
+    if (x.v->out_pos[last] < x.outputs) break;
     DataUsers(st, x, last, &users);
     if (users.size() != 1) break;
     // Every reader of `last`, not just the free ones: a matched reader means
@@ -101,9 +105,10 @@ class ChainAligner {
       x.s = s;
       x.param.assign(x.v->size, 0);
       for (uint32_t n = 0; n < x.v->size; ++n) {
-        // Graph inputs carry data; get_attr and constants are parameters.
+        // Graph inputs carry data unless lifted; get_attr and constants
+        // are parameters.
         if (x.v->leaf[n]) {
-          x.param[n] = x.v->graph->nodes[n].kind != NodeKind::kInput;
+          x.param[n] = x.v->graph->nodes[n].kind != NodeKind::kInput || x.v->lifted[n];
           continue;
         }
         // A module call on parameters alone (`wpe(self.pos)`) counts as
@@ -113,6 +118,10 @@ class ChainAligner {
         x.param[n] = all && !x.v->operands(n).empty() ? 1 : 0;
       }
     }
+    const uint32_t outputs = static_cast<uint32_t>(
+        std::min(st.side[0].graph->outputs.size(), st.side[1].graph->outputs.size()));
+    sides_[ms].outputs = static_cast<uint32_t>(st.side[ms].graph->outputs.size());
+    sides_[1 - ms].outputs = outputs;
     value_.assign(M().v->size, kNone);
   }
 
