@@ -38,6 +38,7 @@ constexpr double kClassMiss = 0.5;     // a function op whose run lacks its op
 constexpr double kLateEmpty = 1e-3;    // ties: the earlier module vanishes
 constexpr double kFitExtra = 0.1;      // an extra node the op is known to become
 constexpr double kSuffix = 0.45;       // an aten node left for a join after the chain
+constexpr double kOwnLast = 0.05;      // a function's run ends in its own op
 
 struct Side {
   const SideView* v;
@@ -308,6 +309,10 @@ class ChainAligner {
             }
             cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
                     (vanish ? kEmpty : 0.0);
+            // The run's last node is the pair: where a function keeps its
+            // own op (`reshape` as `clone`, `_unsafe_view`), that one ends
+            // the run rather than starting the next.
+            if (function && A().v->cls[d[t + len - 1]] == M().v->cls[c[i]]) cost -= kOwnLast;
           }
           if (base + cost < dp_[at(i + 1, t + len)]) {
             dp_[at(i + 1, t + len)] = base + cost;

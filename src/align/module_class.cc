@@ -68,13 +68,23 @@ const std::vector<Decomposition>& Decompositions() {
        // On a 3-D input: view, addmm, view.
        {"aten::linear", "aten::addmm", "aten::mm", "aten::matmul", "aten::t", "aten::view"}},
       {"aten::embedding", {"aten::embedding"}},
-      {"aten::flatten", {"aten::flatten"}},
+      // A reshape (flatten is one) of a tensor that is not contiguous
+      // copies: make_fx records `clone` then `_unsafe_view`; of a
+      // contiguous one, `view` or `_reshape_alias`.
+      {"aten::flatten",
+       {"aten::flatten", "aten::view", "aten::_reshape_alias", "aten::clone",
+        "aten::_unsafe_view"}},
       {"aten::softmax", {"aten::softmax"}},
       // Function calls of a module-level trace, as make_fx records them.
       {"aten::getitem", {"aten::slice", "aten::select", "aten::index", "aten::unsqueeze"}},
       {"aten::matmul",
        {"aten::matmul", "aten::mm", "aten::bmm", "aten::expand", "aten::view", "aten::clone"}},
       {"aten::contiguous", {"aten::clone"}},
+      {"aten::reshape",
+       {"aten::reshape", "aten::view", "aten::_reshape_alias", "aten::clone",
+        "aten::_unsafe_view"}},
+      // torch.chunk is split with the chunk size worked out.
+      {"aten::chunk", {"aten::split", "aten::split_with_sizes"}},
   };
   return *table;
 }
