@@ -39,6 +39,7 @@ constexpr double kLateEmpty = 1e-3;    // ties: the earlier module vanishes
 constexpr double kFitExtra = 0.1;      // an extra node the op is known to become
 constexpr double kSuffix = 0.45;       // an aten node left for a join after the chain
 constexpr double kOwnLast = 0.05;      // a function's run ends in its own op
+constexpr double kWeights = 0.3;       // a run reads weights its module has not
 
 struct Side {
   const SideView* v;
@@ -164,10 +165,13 @@ class ChainAligner {
     return m != kNone ? m : value_[n];
   }
 
-  // What a module-side node may become, as aten class hashes.
-  void Expected(uint32_t n, std::vector<uint64_t>* out, bool* vanish) const {
+  // What a module-side node may become, as aten class hashes; `weights`:
+  // whether its aten ops read parameters, when its name says (-1 unknown).
+  void Expected(uint32_t n, std::vector<uint64_t>* out, bool* vanish,
+                int* weights = nullptr) const {
     out->clear();
     *vanish = false;
+    if (weights) *weights = -1;
     const OpEquivalence& eq = *st_.equivalence;
     const Graph& g = *M().v->graph;
     const Node& node = g.nodes[n];
@@ -184,6 +188,7 @@ class ChainAligner {
     std::string_view rep = ModuleOpFromName(target ? *target : g.str(node.op));
     if (rep.empty()) return;
     *vanish = ModuleMayVanish(rep);
+    if (std::optional<bool> w = ModuleHoldsParameters(rep); w && weights) *weights = *w;
     for (std::string_view op : ModuleDecomposition(rep)) {
       out->push_back(HashString(eq.ClassOf(op)));
     }
@@ -283,9 +288,15 @@ class ChainAligner {
     choice_.assign(static_cast<size_t>(k + 1) * (j + 1), 0);
     auto at = [&](uint32_t i, uint32_t t) { return static_cast<size_t>(i) * (j + 1) + t; };
     dp_[at(0, 0)] = 0;
+    // Which chain nodes read parameters (a weight, a bias, `t` of one).
+    reads_.assign(j, 0);
+    for (uint32_t q = 0; q < j; ++q) {
+      for (const ValueRef& r : A().v->operands(d[q])) reads_[q] |= A().param[r.node];
+    }
     for (uint32_t i = 0; i < k; ++i) {
       bool vanish = false;
-      Expected(c[i], &want_, &vanish);
+      int weights = -1;
+      Expected(c[i], &want_, &vanish, &weights);
       const bool function = !M().v->module[c[i]];
       for (uint32_t t = 0; t <= j; ++t) {
         const double base = dp_[at(i, t)];
@@ -299,14 +310,19 @@ class ChainAligner {
           } else {
             // Each node beyond the first costs, less when it is one the
             // node is known to become (`getitem` -> three `slice`s).
-            bool hit = false;
+            bool hit = false, reads = false;
             cost = -kExtra;
             for (uint32_t q = t; q < t + len; ++q) {
               const bool fits =
                   std::find(want_.begin(), want_.end(), A().v->cls[d[q]]) != want_.end();
               hit |= fits;
+              reads |= reads_[q] != 0;
               cost += fits ? kFitExtra : kExtra;
             }
+            // A module that holds weights reads them, one that holds none
+            // does not: where a name misleads about the op (`pwconv1` a
+            // Linear, `act` a GELU), it still tells this much.
+            if (weights != -1 && reads != (weights == 1)) cost += kWeights;
             cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
                     (vanish ? kEmpty : 0.0);
             // The run's last node is the pair: where a function keeps its
@@ -431,6 +447,7 @@ class ChainAligner {
   // Scratch, reused across nodes.
   std::vector<uint32_t> ops_, aops_, siblings_, starts_, users_, reach_, prefix_;
   std::vector<uint64_t> want_;
+  std::vector<uint8_t> reads_;
   std::vector<double> dp_;
   std::vector<uint32_t> choice_;
 };

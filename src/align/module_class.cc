@@ -100,6 +100,23 @@ std::vector<std::string_view> ModuleDecomposition(std::string_view module_op) {
 
 bool ModuleMayVanish(std::string_view module_op) { return module_op == "aten::dropout"; }
 
+std::optional<bool> ModuleHoldsParameters(std::string_view module_op) {
+  static constexpr std::string_view kWith[] = {"aten::convolution", "aten::batch_norm",
+                                               "aten::layer_norm", "aten::linear",
+                                               "aten::embedding"};
+  static constexpr std::string_view kWithout[] = {
+      "aten::relu",    "aten::gelu",    "aten::silu",       "aten::sigmoid",
+      "aten::tanh",    "aten::dropout", "aten::max_pool2d", "aten::adaptive_avg_pool2d",
+      "aten::flatten", "aten::softmax"};
+  for (std::string_view op : kWith) {
+    if (op == module_op) return true;
+  }
+  for (std::string_view op : kWithout) {
+    if (op == module_op) return false;
+  }
+  return std::nullopt;
+}
+
 std::string_view ModuleOpFromName(std::string_view path) {
   // Tokens split at '.', '_' and other punctuation; "L", "self", "getattr"
   // are Dynamo's spelling of the access path, not part of the name.
