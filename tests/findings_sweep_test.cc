@@ -59,7 +59,9 @@ std::vector<Case> Cases() {
       {"fx_aot_forward.txt", "ir_aot_forward.txt"},
   };
   std::vector<std::string> models = {"mlp",      "multi_output",  "resnet18", "transformer_block",
-                                     "mobilenet_v2", "squeezenet1_0", "tiny_gpt"};
+                                     "mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet",
+                                     "densenet121", "convnext_mini", "efficientnet_b0",
+                                     "regnet_y_400mf"};
   std::vector<std::string> have = testing::ListDumpFiles("generated");
   auto exists = [&](const std::string& p) {
     return std::find(have.begin(), have.end(), p) != have.end();

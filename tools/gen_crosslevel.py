@@ -37,8 +37,9 @@ which input is the user's, and how many outputs are the model's own, from
 the model's parameter list, not from the graph).
 
 alexnet, densenet121 and convnext_mini were added after the aligner's
-AOT-forward work and were not looked at while it was developed: they are the
-held-out check that cross-level alignment holds on models it has not seen. Random weights,
+AOT-forward work, as a held-out check (convnext_mini then led to weighing
+whether a module holds weights); efficientnet_b0 and regnet_y_400mf were
+added after that and not looked at while the aligner was changed. Random weights,
 seeded; nothing is downloaded. Models run in eval mode, so Dropout is the
 identity and vanishes from the aten graph.
 """
@@ -52,7 +53,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_testdata  # noqa: E402  (fx_facts, the facts the main generator computes)
 
-MODELS = ["mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet", "densenet121", "convnext_mini"]
+MODELS = ["mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet", "densenet121", "convnext_mini",
+          "efficientnet_b0", "regnet_y_400mf"]
 MAX_FILE_BYTES = 300 * 1024
 
 
@@ -201,6 +203,20 @@ def build_model(name):
         x = torch.randn(1, 3, 32, 32)
         desc = ("torchvision DenseNet-121 (random weights, 10 classes), eval mode, "
                 "input 1x3x32x32")
+    elif name == "efficientnet_b0":
+        import torchvision
+
+        model = torchvision.models.efficientnet_b0(num_classes=10)
+        x = torch.randn(1, 3, 32, 32)
+        desc = ("torchvision EfficientNet-B0 (random weights, 10 classes), eval mode, "
+                "input 1x3x32x32")
+    elif name == "regnet_y_400mf":
+        import torchvision
+
+        model = torchvision.models.regnet_y_400mf(num_classes=10)
+        x = torch.randn(1, 3, 32, 32)
+        desc = ("torchvision RegNetY-400MF (random weights, 10 classes), eval mode, "
+                "input 1x3x32x32")
     elif name == "convnext_mini":
         model = _convnext_class()()
         x = torch.randn(2, 3, 32, 32)
@@ -272,7 +288,32 @@ def generate(name, out_dir):
     # Ground truth for the tests: the torch.nn class behind every module call.
     facts[f"{name}/modules"] = module_classes(traced)
     facts[f"{name}/aot"] = aot_facts(model, x)
+    facts[f"{name}/identity_calls"] = identity_calls(traced, x)
     return facts, desc
+
+
+def identity_calls(traced, x):
+    """Function and method calls that return one of their inputs as is and
+    unchanged in eval mode (`stochastic_depth` with training=False; not an
+    in-place `relu`): they vanish from aten graphs."""
+    import torch
+    import torch.fx
+
+    names = []
+
+    class Probe(torch.fx.Interpreter):
+        def run_node(self, n):
+            args = [a for a in self.map_nodes_to_values(n.args, n) if isinstance(a, torch.Tensor)]
+            before = [a.clone() for a in args]
+            out = super().run_node(n)
+            if n.op in ("call_function", "call_method") and isinstance(out, torch.Tensor):
+                if any(a is out and torch.equal(a, b) for a, b in zip(args, before)):
+                    names.append(n.name)
+            return out
+
+    with torch.no_grad():
+        Probe(traced).run(x)
+    return sorted(names)
 
 
 def module_classes(traced):

@@ -177,7 +177,15 @@ class ChainAligner {
     const Node& node = g.nodes[n];
     if (!M().v->module[n]) {
       // A function (`F.adaptive_avg_pool2d`) may decompose as its module
-      // does.
+      // does. It holds no weights: what it reads is in the graph, so with
+      // no parameter among its operands its aten ops read none either
+      // (`stochastic_depth`, the identity in eval mode, is not the batch
+      // norm before it).
+      if (weights) {
+        bool reads = false;
+        for (const ValueRef& r : M().v->operands(n)) reads |= M().param[r.node] != 0;
+        if (!reads) *weights = 0;
+      }
       out->push_back(M().v->cls[n]);
       for (std::string_view op : ModuleDecomposition(g.str(node.op))) {
         out->push_back(HashString(eq.ClassOf(op)));
