@@ -542,6 +542,55 @@ TEST(AlignCrossLevel, DiffOfTwoLevelsNamesNoSubstitution) {
   }
 }
 
+// A module call and its decomposition are one row per pattern: the
+// transformer block's three Linears on 3-D inputs are one finding (count 3,
+// each instance the module call and its four aten ops), not `-> aten::view
+// x6`, `-> aten::addmm x3` and `-> aten::t x3`; a reshape of a transposed
+// tensor is `clone` then `_unsafe_view`, a known lowering (it used to warn
+// `aten::reshape -> aten::clone x1`). Mirrored when the sides swap.
+TEST(AlignCrossLevel, DecompositionsAreOneRowPerPattern) {
+  for (const char* aten : {"fx_make_fx.txt", "fx_aot_forward.txt"}) {
+    for (bool swap : {false, true}) {
+      SCOPED_TRACE(std::string(aten) + (swap ? " swapped" : ""));
+      absl::StatusOr<Dump> a = LoadDumpFromMemory(
+          "a",
+          {{"g.txt", testing::ReadTestdata("generated/transformer_block/fx_symbolic_trace.txt")}});
+      absl::StatusOr<Dump> b = LoadDumpFromMemory(
+          "b", {{"g.txt", testing::ReadTestdata(std::string("generated/transformer_block/") +
+                                                aten)}});
+      ASSERT_TRUE(a.ok() && b.ok());
+      absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+      ASSERT_TRUE(d.ok()) << d.status();
+      auto title = [&](const std::string& single, const std::string& pattern, int n) {
+        return (swap ? pattern + " -> " + single : single + " -> " + pattern) + " x" +
+               std::to_string(n) + " (known lowering)";
+      };
+      const std::string linear =
+          title("module call (aten::linear)", "aten::t + 2 aten::view + aten::addmm", 3);
+      const std::string reshape = title("aten::reshape", "aten::clone + aten::_unsafe_view", 1);
+      bool saw_linear = false, saw_reshape = false;
+      for (const Finding& f : d->findings) {
+        if (f.id != "op-substitution") continue;
+        EXPECT_EQ(f.severity, Severity::kInfo) << f.title;
+        if (f.title == linear) {
+          saw_linear = true;
+          EXPECT_EQ(f.count, 3);
+          EXPECT_EQ(f.evidence.size() + f.evidence_omitted, 15u);
+        }
+        if (f.title == reshape) {
+          saw_reshape = true;
+          EXPECT_EQ(f.evidence.size() + f.evidence_omitted, 3u);
+        }
+        // No member of a decomposition is a row of its own.
+        EXPECT_EQ(f.title.find("aten::linear) -> aten::view"), std::string::npos) << f.title;
+        EXPECT_EQ(f.title.find("aten::reshape -> aten::clone x"), std::string::npos) << f.title;
+      }
+      EXPECT_TRUE(saw_linear) << linear;
+      EXPECT_TRUE(saw_reshape) << reshape;
+    }
+  }
+}
+
 // Swapping the sides gives the mirror alignment, pair for pair.
 TEST(AlignCrossLevel, SwappingSidesMirrorsThePairs) {
   const std::pair<const char*, const char*> kPairs[] = {
