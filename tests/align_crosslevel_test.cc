@@ -387,6 +387,19 @@ TEST(AlignCrossLevel, GenTestdataModelsAgainstMakeFx) {
   }
 }
 
+// The diff of a model's module-level trace against one of its aten-level
+// files (`swap`: the aten file on the left).
+absl::StatusOr<DiffResult> DiffLevels(const std::string& model, const std::string& aten,
+                                      bool swap) {
+  absl::StatusOr<Dump> a = LoadDumpFromMemory(
+      "a", {{"g.txt", testing::ReadTestdata("generated/" + model + "/fx_symbolic_trace.txt")}});
+  absl::StatusOr<Dump> b = LoadDumpFromMemory(
+      "b", {{"g.txt", testing::ReadTestdata("generated/" + model + "/" + aten)}});
+  if (!a.ok()) return a.status();
+  if (!b.ok()) return b.status();
+  return swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+}
+
 // Module-level FX against the AOT forward of the same model: parameters and
 // buffers are `primals_*` inputs before the user's, and what backward saves
 // is returned after the model's outputs. Every module call pairs with its
@@ -451,12 +464,7 @@ void CheckAgainstAot(const std::string& model, int ambiguous = 0) {
   // Findings: the lifted inputs and the extra outputs, counted exactly; no
   // substitution warns.
   for (bool swap : {false, true}) {
-    absl::StatusOr<Dump> a = LoadDumpFromMemory(
-        "a", {{"g.txt", testing::ReadTestdata("generated/" + model + "/fx_symbolic_trace.txt")}});
-    absl::StatusOr<Dump> b = LoadDumpFromMemory(
-        "b", {{"g.txt", testing::ReadTestdata("generated/" + model + "/fx_aot_forward.txt")}});
-    ASSERT_TRUE(a.ok() && b.ok());
-    absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+    absl::StatusOr<DiffResult> d = DiffLevels(model, "fx_aot_forward.txt", swap);
     ASSERT_TRUE(d.ok()) << d.status();
     int64_t lifted_found = -1, extra_found = -1;
     for (const Finding& f : d->findings) {
@@ -520,12 +528,7 @@ TEST(AlignCrossLevel, DiffOfTwoLevelsNamesNoSubstitution) {
   for (const char* model : {"mobilenet_v2", "squeezenet1_0", "tiny_gpt"}) {
     for (bool swap : {false, true}) {
       const std::string m(model);
-      absl::StatusOr<Dump> a = LoadDumpFromMemory(
-          "a", {{"g.txt", testing::ReadTestdata("generated/" + m + "/fx_symbolic_trace.txt")}});
-      absl::StatusOr<Dump> b = LoadDumpFromMemory(
-          "b", {{"g.txt", testing::ReadTestdata("generated/" + m + "/fx_make_fx.txt")}});
-      ASSERT_TRUE(a.ok() && b.ok());
-      absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+      absl::StatusOr<DiffResult> d = DiffLevels(m, "fx_make_fx.txt", swap);
       ASSERT_TRUE(d.ok()) << d.status();
       int substitutions = 0;
       for (const Finding& f : d->findings) {
@@ -552,14 +555,7 @@ TEST(AlignCrossLevel, DecompositionsAreOneRowPerPattern) {
   for (const char* aten : {"fx_make_fx.txt", "fx_aot_forward.txt"}) {
     for (bool swap : {false, true}) {
       SCOPED_TRACE(std::string(aten) + (swap ? " swapped" : ""));
-      absl::StatusOr<Dump> a = LoadDumpFromMemory(
-          "a",
-          {{"g.txt", testing::ReadTestdata("generated/transformer_block/fx_symbolic_trace.txt")}});
-      absl::StatusOr<Dump> b = LoadDumpFromMemory(
-          "b", {{"g.txt", testing::ReadTestdata(std::string("generated/transformer_block/") +
-                                                aten)}});
-      ASSERT_TRUE(a.ok() && b.ok());
-      absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+      absl::StatusOr<DiffResult> d = DiffLevels("transformer_block", aten, swap);
       ASSERT_TRUE(d.ok()) << d.status();
       auto title = [&](const std::string& single, const std::string& pattern, int n) {
         return (swap ? pattern + " -> " + single : single + " -> " + pattern) + " x" +

@@ -56,6 +56,13 @@ import gen_testdata  # noqa: E402  (fx_facts, the facts the main generator compu
 MODELS = ["mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet", "densenet121", "convnext_mini",
           "efficientnet_b0", "regnet_y_400mf"]
 MAX_FILE_BYTES = 300 * 1024
+# torchvision models built with 10 classes: name -> (title, input side).
+TORCHVISION_10_CLASSES = {
+    "alexnet": ("AlexNet", 64),
+    "densenet121": ("DenseNet-121", 32),
+    "efficientnet_b0": ("EfficientNet-B0", 32),
+    "regnet_y_400mf": ("RegNetY-400MF", 32),
+}
 
 
 def _gpt_classes():
@@ -190,33 +197,14 @@ def build_model(name):
                 "(LayerNorm, Linear c_attn split into q/k/v, softmax attention, c_proj, "
                 "Dropout; LayerNorm, Linear c_fc, erf GELU written out, c_proj, Dropout), "
                 "LayerNorm, lm_head; dim 16, 2 heads, input 2x4 token ids")
-    elif name == "alexnet":
+    elif name in TORCHVISION_10_CLASSES:
         import torchvision
 
-        model = torchvision.models.alexnet(num_classes=10)
-        x = torch.randn(1, 3, 64, 64)
-        desc = "torchvision AlexNet (random weights, 10 classes), eval mode, input 1x3x64x64"
-    elif name == "densenet121":
-        import torchvision
-
-        model = torchvision.models.densenet121(num_classes=10)
-        x = torch.randn(1, 3, 32, 32)
-        desc = ("torchvision DenseNet-121 (random weights, 10 classes), eval mode, "
-                "input 1x3x32x32")
-    elif name == "efficientnet_b0":
-        import torchvision
-
-        model = torchvision.models.efficientnet_b0(num_classes=10)
-        x = torch.randn(1, 3, 32, 32)
-        desc = ("torchvision EfficientNet-B0 (random weights, 10 classes), eval mode, "
-                "input 1x3x32x32")
-    elif name == "regnet_y_400mf":
-        import torchvision
-
-        model = torchvision.models.regnet_y_400mf(num_classes=10)
-        x = torch.randn(1, 3, 32, 32)
-        desc = ("torchvision RegNetY-400MF (random weights, 10 classes), eval mode, "
-                "input 1x3x32x32")
+        title, side = TORCHVISION_10_CLASSES[name]
+        model = getattr(torchvision.models, name)(num_classes=10)
+        x = torch.randn(1, 3, side, side)
+        desc = (f"torchvision {title} (random weights, 10 classes), eval mode, "
+                f"input 1x3x{side}x{side}")
     elif name == "convnext_mini":
         model = _convnext_class()()
         x = torch.randn(2, 3, 32, 32)

@@ -71,6 +71,20 @@ bool KnownLowering(const OpEquivalence& eq, std::string_view a, std::string_view
   return false;
 }
 
+// Severity and title of a pairing of different ops. A module name only
+// suggests its op, so a mismatch there is no alarm; across levels (FX
+// against the IR it ran as) ops are lowered, copied and re-viewed by design:
+// a pairing of different ops there is a lowering to look at, not an alarm.
+void Headline(const std::string& left_label, const std::string& right_label, bool known,
+              bool lowering, bool module, bool same_level, Finding* f) {
+  f->severity = known || lowering || module || !same_level ? Severity::kInfo
+                                                           : Severity::kWarning;
+  f->title = fmt::format("{} -> {} x{}{}", left_label, right_label, f->count,
+                         known      ? " (known equivalent)"
+                         : lowering ? " (known lowering)"
+                                    : "");
+}
+
 // One node paired with several on the other side, grouped by the single
 // node's role and the members' ops.
 struct DecompositionGroup {
@@ -192,14 +206,8 @@ void FindDecompositions(const PairContext& c,
     f.id = "op-substitution";
     f.graph = c.label;
     f.count = g.count;
-    const std::string& left_label = side == 0 ? label : g.pattern;
-    const std::string& right_label = side == 0 ? g.pattern : label;
-    f.severity = g.known || g.lowering || g.module || !same_level ? Severity::kInfo
-                                                                   : Severity::kWarning;
-    f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
-                          g.known      ? " (known equivalent)"
-                          : g.lowering ? " (known lowering)"
-                                       : "");
+    Headline(side == 0 ? label : g.pattern, side == 0 ? g.pattern : label, g.known, g.lowering,
+             g.module, same_level, &f);
     const char* where = side == 0 ? "left" : "right";
     const char* other = side == 0 ? "right" : "left";
     // "3 module call (aten::linear) nodes on the left are each"
@@ -364,17 +372,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
       out->push_back(std::move(f));
       continue;
     }
-    // A module name only suggests its op, so a mismatch there is no alarm.
-    // Across levels (FX against the IR it ran as) ops are lowered, copied
-    // and re-viewed by design: a pairing of different ops there is a lowering
-    // to look at, not an alarm.
     bool same_level = c.left.kind == c.right.kind;
-    f.severity = g.known || g.lowering || g.module || !same_level ? Severity::kInfo
-                                                                   : Severity::kWarning;
-    f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
-                          g.known      ? " (known equivalent)"
-                          : g.lowering ? " (known lowering)"
-                                       : "");
+    Headline(left_label, right_label, g.known, g.lowering, g.module, same_level, &f);
     if (g.lowering) {
       f.explanation = fmt::format(
           "{} matched nodes are {} on the left and {} on the right: one is part of what the "
