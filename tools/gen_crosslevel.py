@@ -39,7 +39,9 @@ the model's parameter list, not from the graph).
 alexnet, densenet121 and convnext_mini were added after the aligner's
 AOT-forward work, as a held-out check (convnext_mini then led to weighing
 whether a module holds weights); efficientnet_b0 and regnet_y_400mf were
-added after that and not looked at while the aligner was changed. Random weights,
+added after that (efficientnet_b0 led to function calls reading no weights,
+alexnet to the Dropout-before-weights tie-break); vgg11_bn was added last
+and not looked at while the aligner was changed. Random weights,
 seeded; nothing is downloaded. Models run in eval mode, so Dropout is the
 identity and vanishes from the aten graph.
 """
@@ -54,7 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_testdata  # noqa: E402  (fx_facts, the facts the main generator computes)
 
 MODELS = ["mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet", "densenet121", "convnext_mini",
-          "efficientnet_b0", "regnet_y_400mf"]
+          "efficientnet_b0", "regnet_y_400mf", "vgg11_bn"]
 MAX_FILE_BYTES = 300 * 1024
 # torchvision models built with 10 classes: name -> (title, input side).
 TORCHVISION_10_CLASSES = {
@@ -62,6 +64,7 @@ TORCHVISION_10_CLASSES = {
     "densenet121": ("DenseNet-121", 32),
     "efficientnet_b0": ("EfficientNet-B0", 32),
     "regnet_y_400mf": ("RegNetY-400MF", 32),
+    "vgg11_bn": ("VGG-11 with batch norm", 32),
 }
 
 

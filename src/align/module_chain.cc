@@ -40,6 +40,7 @@ constexpr double kFitExtra = 0.1;      // an extra node the op is known to becom
 constexpr double kSuffix = 0.45;       // an aten node left for a join after the chain
 constexpr double kOwnLast = 0.05;      // a function's run ends in its own op
 constexpr double kWeights = 0.3;       // a run reads weights its module has not
+constexpr double kBeforeWeights = 0.04;  // a vanished module feeds one that reads weights
 
 struct Side {
   const SideView* v;
@@ -290,12 +291,19 @@ class ChainAligner {
   bool AlignRuns(const std::vector<uint32_t>& c, const std::vector<uint32_t>& d,
                  std::vector<uint32_t>* run_begin) {
     const uint32_t k = static_cast<uint32_t>(c.size()), j = static_cast<uint32_t>(d.size());
-    // dp[i][t]: cost of aligning c[0..i) with d[0..t).
+    // dp[i][t][v]: cost of aligning c[0..i) with d[0..t), v: c[i - 1]
+    // vanished. choice: run length * 2 + the v it came from.
     const double inf = std::numeric_limits<double>::infinity();
-    dp_.assign(static_cast<size_t>(k + 1) * (j + 1), inf);
-    choice_.assign(static_cast<size_t>(k + 1) * (j + 1), 0);
-    auto at = [&](uint32_t i, uint32_t t) { return static_cast<size_t>(i) * (j + 1) + t; };
-    dp_[at(0, 0)] = 0;
+    dp_.assign(static_cast<size_t>(k + 1) * (j + 1) * 2, inf);
+    choice_.assign(static_cast<size_t>(k + 1) * (j + 1) * 2, 0);
+    auto at = [&](uint32_t i, uint32_t t, uint32_t v) {
+      return (static_cast<size_t>(i) * (j + 1) + t) * 2 + v;
+    };
+    // The better of the two states at (i, t).
+    auto best_at = [&](uint32_t i, uint32_t t) {
+      return dp_[at(i, t, 1)] < dp_[at(i, t, 0)] ? at(i, t, 1) : at(i, t, 0);
+    };
+    dp_[at(0, 0, 0)] = 0;
     // Which chain nodes read parameters (a weight, a bias, `t` of one).
     reads_.assign(j, 0);
     for (uint32_t q = 0; q < j; ++q) {
@@ -306,8 +314,8 @@ class ChainAligner {
       int weights = -1;
       Expected(c[i], &want_, &vanish, &weights);
       const bool function = !M().v->module[c[i]];
-      for (uint32_t t = 0; t <= j; ++t) {
-        const double base = dp_[at(i, t)];
+      for (uint32_t t = 0, v = 0; t <= j; v ^= 1, t += v == 0) {
+        const double base = dp_[at(i, t, v)];
         if (base == inf) continue;
         for (uint32_t len = 0; len <= kMaxRun && t + len <= j; ++len) {
           double cost;
@@ -337,10 +345,16 @@ class ChainAligner {
             // own op (`reshape` as `clone`, `_unsafe_view`), that one ends
             // the run rather than starting the next.
             if (function && A().v->cls[d[t + len - 1]] == M().v->cls[c[i]]) cost -= kOwnLast;
+            // Where nothing says which of several modules vanished, the one
+            // that feeds a module reading weights did: Dropout goes before
+            // the Linear or convolution it regularises (AlexNet's and VGG's
+            // classifiers, MobileNet's, EfficientNet's).
+            if (v == 1 && reads) cost -= kBeforeWeights;
           }
-          if (base + cost < dp_[at(i + 1, t + len)]) {
-            dp_[at(i + 1, t + len)] = base + cost;
-            choice_[at(i + 1, t + len)] = len;
+          const size_t to = at(i + 1, t + len, len == 0 ? 1 : 0);
+          if (base + cost < dp_[to]) {
+            dp_[to] = base + cost;
+            choice_[to] = len * 2 + v;
           }
         }
       }
@@ -356,9 +370,9 @@ class ChainAligner {
       before_join = aops_.size() >= 2;
     }
     uint32_t end = j;
-    double best = dp_[at(k, j)];
+    double best = dp_[best_at(k, j)];
     for (uint32_t t = 0; before_join && t < j; ++t) {
-      const double total = dp_[at(k, t)] + kSuffix * (j - t);
+      const double total = dp_[best_at(k, t)] + kSuffix * (j - t);
       if (total < best) {
         best = total;
         end = t;
@@ -367,13 +381,15 @@ class ChainAligner {
     if (best == inf) {
       // Runs of at most kMaxRun cannot cover the chain: the longest
       // covered prefix.
-      while (end > 0 && dp_[at(k, end)] == inf) --end;
-      if (dp_[at(k, end)] == inf) return false;
+      while (end > 0 && dp_[best_at(k, end)] == inf) --end;
+      if (dp_[best_at(k, end)] == inf) return false;
     }
     run_begin->assign(k + 1, 0);
     (*run_begin)[k] = end;
-    for (uint32_t i = k, t = end; i > 0; --i) {
-      t -= choice_[at(i, t)];
+    for (uint32_t i = k, t = end, v = best_at(k, end) & 1; i > 0; --i) {
+      const uint32_t ch = choice_[at(i, t, v)];
+      t -= ch / 2;
+      v = ch & 1;
       (*run_begin)[i - 1] = t;
     }
     return true;
