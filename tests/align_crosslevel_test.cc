@@ -18,6 +18,7 @@
 #include "graphdiff/align.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/parse.h"
+#include "graphdiff/report.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/testdata.h"
@@ -599,6 +600,16 @@ TEST(AlignCrossLevel, DecompositionsAreOneRowPerPattern) {
       }
       EXPECT_TRUE(saw_linear) << linear;
       EXPECT_TRUE(saw_reshape) << reshape;
+      // The JSON report keeps them as they are.
+      const std::string json = DiffResultToJson(*d);
+      absl::StatusOr<DiffResult> back = DiffResultFromJson(json);
+      ASSERT_TRUE(back.ok()) << back.status();
+      EXPECT_EQ(DiffResultToJson(*back), json);
+      ASSERT_EQ(back->findings.size(), d->findings.size());
+      for (size_t i = 0; i < d->findings.size(); ++i) {
+        EXPECT_EQ(back->findings[i].title, d->findings[i].title);
+        EXPECT_EQ(back->findings[i].evidence.size(), d->findings[i].evidence.size());
+      }
     }
   }
 }
