@@ -55,7 +55,10 @@ std::vector<std::string> CallValues(const Graph& g, const Node& n) {
     if (key == "target" && n.kind == NodeKind::kGetAttr) continue;
     if (key.size() > 3 && key.substr(0, 3) == "arg" &&
         key.find_first_not_of("0123456789", 3) == std::string_view::npos) {
-      positional.emplace_back(std::stol(std::string(key.substr(3))), g.str(a.value));
+      // Saturating: a dump's argument number is input, never an exception.
+      long pos = 0;
+      for (char ch : key.substr(3)) pos = std::min(pos * 10 + (ch - '0'), 1L << 30);
+      positional.emplace_back(pos, g.str(a.value));
     } else {
       keywords.push_back(g.str(a.value));
     }
