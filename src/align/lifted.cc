@@ -51,7 +51,7 @@ constexpr uint32_t kMaxPreparation = 4;
 
 class LiftedFinder {
  public:
-  explicit LiftedFinder(const State& st, int s) : v_(st.side[s]) {
+  LiftedFinder(const State& st, int s) : v_(st.side[s]) {
     const OpEquivalence& eq = *st.equivalence;
     for (const DataOperand& d : kParameterOps) {
       readers_.push_back({HashString(eq.ClassOf(d.op)), d.pos});
@@ -59,6 +59,7 @@ class LiftedFinder {
     for (std::string_view p : kPreparation) prep_.push_back(HashString(eq.ClassOf(p)));
   }
 
+  // Whether anything but an alias reads n.
   bool Read(uint32_t n) const {
     for (const Use& u : v_.users(n)) {
       if (!v_.alias[u.user]) return true;

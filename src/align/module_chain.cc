@@ -314,47 +314,52 @@ class ChainAligner {
       int weights = -1;
       Expected(c[i], &want_, &vanish, &weights);
       const bool function = !M().v->module[c[i]];
-      for (uint32_t t = 0, v = 0; t <= j; v ^= 1, t += v == 0) {
-        const double base = dp_[at(i, t, v)];
-        if (base == inf) continue;
-        for (uint32_t len = 0; len <= kMaxRun && t + len <= j; ++len) {
-          double cost;
-          if (len == 0) {
-            // A function op is written in the trace; it vanishes less
-            // readily than a module whose class nobody knows.
-            cost = (vanish ? 0.0 : kEmpty) + (function ? kClassMiss : 0.0) + kLateEmpty * i;
-          } else {
-            // Each node beyond the first costs, less when it is one the
-            // node is known to become (`getitem` -> three `slice`s).
-            bool hit = false, reads = false;
-            cost = -kExtra;
-            for (uint32_t q = t; q < t + len; ++q) {
-              const bool fits =
-                  std::find(want_.begin(), want_.end(), A().v->cls[d[q]]) != want_.end();
-              hit |= fits;
-              reads |= reads_[q] != 0;
-              cost += fits ? kFitExtra : kExtra;
+      for (uint32_t t = 0; t <= j; ++t) {
+        for (uint32_t v = 0; v < 2; ++v) {
+          const double base = dp_[at(i, t, v)];
+          if (base == inf) continue;
+          for (uint32_t len = 0; len <= kMaxRun && t + len <= j; ++len) {
+            double cost;
+            if (len == 0) {
+              // A function op is written in the trace; it vanishes less
+              // readily than a module whose class nobody knows.
+              cost = (vanish ? 0.0 : kEmpty) + (function ? kClassMiss : 0.0) + kLateEmpty * i;
+            } else {
+              // Each node beyond the first costs, less when it is one the
+              // node is known to become (`getitem` -> three `slice`s).
+              bool hit = false, reads = false;
+              cost = -kExtra;
+              for (uint32_t q = t; q < t + len; ++q) {
+                const bool fits =
+                    std::find(want_.begin(), want_.end(), A().v->cls[d[q]]) != want_.end();
+                hit |= fits;
+                reads |= reads_[q] != 0;
+                cost += fits ? kFitExtra : kExtra;
+              }
+              // A module that holds weights reads them, one that holds none
+              // does not: where a name misleads about the op (`pwconv1` a
+              // Linear, `act` a GELU), it still tells this much.
+              if (weights != -1 && reads != (weights == 1)) cost += kWeights;
+              cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
+                      (vanish ? kEmpty : 0.0);
+              // The run's last node is the pair: where a function keeps its
+              // own op (`reshape` as `clone`, `_unsafe_view`), that one ends
+              // the run rather than starting the next.
+              if (function && A().v->cls[d[t + len - 1]] == M().v->cls[c[i]]) {
+                cost -= kOwnLast;
+              }
+              // Where nothing says which of several modules vanished, the one
+              // that feeds a module reading weights did: Dropout goes before
+              // the Linear or convolution it regularises (AlexNet's,
+              // MobileNet's, EfficientNet's classifiers; VGG's reads like
+              // AlexNet's shifted by one module and stays ambiguous).
+              if (v == 1 && reads) cost -= kBeforeWeights;
             }
-            // A module that holds weights reads them, one that holds none
-            // does not: where a name misleads about the op (`pwconv1` a
-            // Linear, `act` a GELU), it still tells this much.
-            if (weights != -1 && reads != (weights == 1)) cost += kWeights;
-            cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
-                    (vanish ? kEmpty : 0.0);
-            // The run's last node is the pair: where a function keeps its
-            // own op (`reshape` as `clone`, `_unsafe_view`), that one ends
-            // the run rather than starting the next.
-            if (function && A().v->cls[d[t + len - 1]] == M().v->cls[c[i]]) cost -= kOwnLast;
-            // Where nothing says which of several modules vanished, the one
-            // that feeds a module reading weights did: Dropout goes before
-            // the Linear or convolution it regularises (AlexNet's and VGG's
-            // classifiers, MobileNet's, EfficientNet's).
-            if (v == 1 && reads) cost -= kBeforeWeights;
-          }
-          const size_t to = at(i + 1, t + len, len == 0 ? 1 : 0);
-          if (base + cost < dp_[to]) {
-            dp_[to] = base + cost;
-            choice_[to] = len * 2 + v;
+            const size_t to = at(i + 1, t + len, len == 0 ? 1 : 0);
+            if (base + cost < dp_[to]) {
+              dp_[to] = base + cost;
+              choice_[to] = len * 2 + v;
+            }
           }
         }
       }
