@@ -516,10 +516,12 @@ TEST(AlignCrossLevel, ModuleLevelAgainstAotForward) {
 // ReLU, Dropout, Linear, ReLU, Linear, against `addmm, relu, addmm, relu,
 // addmm`: the earlier-vanishes tie-break made the ReLU an addmm and the
 // second Dropout a relu) until a vanished module was preferred right before
-// one that reads weights.
+// one that reads weights. MNASNet 0.5, generated after all of these, paired
+// 140/140 when first measured.
 TEST(AlignCrossLevel, ModuleLevelAgainstAotForwardHeldOut) {
   for (const char* model : {"mobilenet_v2", "squeezenet1_0", "tiny_gpt", "densenet121",
-                            "convnext_mini", "efficientnet_b0", "regnet_y_400mf", "alexnet"}) {
+                            "convnext_mini", "efficientnet_b0", "regnet_y_400mf", "alexnet",
+                            "mnasnet0_5"}) {
     CheckAgainstAot(model);
   }
 }

@@ -61,7 +61,7 @@ std::vector<Case> Cases() {
   std::vector<std::string> models = {"mlp",      "multi_output",  "resnet18", "transformer_block",
                                      "mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet",
                                      "densenet121", "convnext_mini", "efficientnet_b0",
-                                     "regnet_y_400mf", "vgg11_bn"};
+                                     "regnet_y_400mf", "vgg11_bn", "mnasnet0_5"};
   std::vector<std::string> have = testing::ListDumpFiles("generated");
   auto exists = [&](const std::string& p) {
     return std::find(have.begin(), have.end(), p) != have.end();

@@ -40,8 +40,8 @@ alexnet, densenet121 and convnext_mini were added after the aligner's
 AOT-forward work, as a held-out check (convnext_mini then led to weighing
 whether a module holds weights); efficientnet_b0 and regnet_y_400mf were
 added after that (efficientnet_b0 led to function calls reading no weights,
-alexnet to the Dropout-before-weights tie-break); vgg11_bn was added last
-and not looked at while the aligner was changed. Random weights,
+alexnet to the Dropout-before-weights tie-break); vgg11_bn and mnasnet0_5
+were added last and not looked at while the aligner was changed. Random weights,
 seeded; nothing is downloaded. Models run in eval mode, so Dropout is the
 identity and vanishes from the aten graph.
 """
@@ -56,7 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_testdata  # noqa: E402  (fx_facts, the facts the main generator computes)
 
 MODELS = ["mobilenet_v2", "squeezenet1_0", "tiny_gpt", "alexnet", "densenet121", "convnext_mini",
-          "efficientnet_b0", "regnet_y_400mf", "vgg11_bn"]
+          "efficientnet_b0", "regnet_y_400mf", "vgg11_bn", "mnasnet0_5"]
 MAX_FILE_BYTES = 300 * 1024
 # torchvision models built with 10 classes: name -> (title, input side).
 TORCHVISION_10_CLASSES = {
@@ -65,6 +65,7 @@ TORCHVISION_10_CLASSES = {
     "efficientnet_b0": ("EfficientNet-B0", 32),
     "regnet_y_400mf": ("RegNetY-400MF", 32),
     "vgg11_bn": ("VGG-11 with batch norm", 32),
+    "mnasnet0_5": ("MNASNet 0.5", 32),
 }
 
 
