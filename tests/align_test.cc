@@ -318,6 +318,56 @@ TEST(AlignTest, ChangeReasonNamesInBitOrder) {
 }
 
 // Module-level FX: `self.fc(flatten)` against aten-level `t` + `addmm`.
+// An AOT-style forward takes the weights as inputs: the module graph's one
+// input pairs with the input read as data (here between two weights, and
+// with no types to tell them apart), never with a weight, whichever side it
+// is given on; the weights stay right-only and the Linear's `t` and `addmm`
+// are its decomposition.
+TEST(AlignTest, LiftedParametersDoNotTakeTheDataInput) {
+  GraphBuilder m(GraphKind::kFx, "module");
+  uint32_t x = m.Input();
+  uint32_t conv = m.Module("stem", {x});
+  uint32_t relu = m.Module("act", {conv});
+  uint32_t fc = m.Module("head", {relu});
+  m.Output(fc);
+  Graph left = m.Build();
+
+  GraphBuilder a(GraphKind::kFx, "aot");
+  uint32_t w = a.Input();
+  uint32_t data = a.Input();
+  uint32_t b = a.Input();
+  uint32_t fw = a.Input();
+  uint32_t fb = a.Input();
+  uint32_t c = a.Op("aten::convolution", {data, w, b});
+  uint32_t r = a.Op("aten::relu", {c});
+  uint32_t t = a.Op("aten::t", {fw});
+  uint32_t mm = a.Op("aten::addmm", {fb, r, t});
+  a.Output(mm);
+  a.Output(r);     // saved for backward
+  a.Output(data);  // saved for backward
+  Graph right = a.Build();
+
+  for (bool swap : {false, true}) {
+    absl::StatusOr<Alignment> al = swap ? Align(right, left) : Align(left, right);
+    ASSERT_TRUE(al.ok());
+    auto paired = [&](uint32_t l, uint32_t r) {
+      for (const NodePair& q : al->pairs) {
+        if (swap ? (q.right == l && q.left == r) : (q.left == l && q.right == r)) return true;
+      }
+      return false;
+    };
+    EXPECT_TRUE(paired(x, data)) << swap;
+    EXPECT_TRUE(paired(conv, c)) << swap;
+    EXPECT_TRUE(paired(relu, r)) << swap;
+    EXPECT_TRUE(paired(fc, mm)) << swap;
+    EXPECT_TRUE(paired(fc, t)) << swap;
+    const std::vector<uint32_t>& only = swap ? al->left_only : al->right_only;
+    EXPECT_THAT(only, ElementsAre(w, b, fw, fb)) << swap;
+    // The model's output pairs with the first output; the saved ones are extra.
+    EXPECT_THAT(al->matched_outputs, ElementsAre(std::make_pair(0u, 0u))) << swap;
+  }
+}
+
 TEST(AlignTest, ModuleLevelAgainstAtenLevel) {
   GraphBuilder m(GraphKind::kFx, "module");
   uint32_t x = m.Input();

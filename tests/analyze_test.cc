@@ -278,6 +278,40 @@ TEST(AnalyzeOpSubstitution, RealSubstitutionIsWarning) {
   EXPECT_THAT(f->title, HasSubstr("aten::relu -> aten::gelu x1"));
 }
 
+// Module-level FX writes Python calls (`y.view(2, 8)`, `y.sum(dim = 1)`),
+// aten-level FX the schema (`view(y, [2, 8])`, `sum(y, [1])`): the same
+// values are no attribute change; other values still are.
+TEST(AnalyzeAttributeChange, CallSpellingsAcrossLevelsAreNoChange) {
+  GraphBuilder lb(GraphKind::kFx, "fx.txt");
+  uint32_t x = lb.Input();
+  uint32_t fc = lb.Module("fc", {x});
+  uint32_t v = lb.Op("aten::view", {fc}, "", {{"arg1", "2"}, {"arg2", "8"}});
+  uint32_t s = lb.Op("aten::sum", {v}, "", {{"dim", "1"}});
+  lb.Output(s);
+  Graph left = lb.Build();
+  for (const char* shape : {"[2, 8]", "[4, 4]"}) {
+    GraphBuilder rb(GraphKind::kFx, "fx.txt");
+    uint32_t w = rb.Input();
+    uint32_t b = rb.Input();
+    uint32_t rx = rb.Input();
+    uint32_t t = rb.Op("aten::t", {w});
+    uint32_t mm = rb.Op("aten::addmm", {b, rx, t});
+    uint32_t rv = rb.Op("aten::view", {mm}, "", {{"arg1", shape}});
+    uint32_t rs = rb.Op("aten::sum", {rv}, "", {{"arg1", "[1]"}});
+    rb.Output(rs);
+    absl::StatusOr<DiffResult> r = DiffGraphs(left, rb.Build());
+    ASSERT_TRUE(r.ok()) << r.status();
+    const Finding* f = Find(*r, "attribute-change");
+    if (std::string(shape) == "[2, 8]") {
+      EXPECT_EQ(f, nullptr) << f->title;
+    } else {
+      ASSERT_NE(f, nullptr) << shape;
+      EXPECT_EQ(f->count, 1);
+      EXPECT_THAT(f->title, HasSubstr("aten::view"));
+    }
+  }
+}
+
 TEST(AnalyzeLiftedInputs, ParametersBecomeInputs) {
   // Left: module-level FX, parameters inside the modules.
   GraphBuilder lb(GraphKind::kFx, "fx.txt");

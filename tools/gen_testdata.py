@@ -557,8 +557,11 @@ def write_readme(out_dir, names, facts, metas, versions, command):
         f"Versions: torch {versions['torch']}, torchvision {versions['torchvision']}, "
         f"Python {versions['python']} (Debian python3-torch / python3-torchvision).",
         "",
-        "`mobilenet_v2/`, `squeezenet1_0/`, `tiny_gpt/` and `crosslevel.json` are written by "
-        "`tools/gen_crosslevel.py` (module-level against aten-level FX; see its docstring).",
+        "`mobilenet_v2/`, `squeezenet1_0/`, `tiny_gpt/`, `alexnet/`, `densenet121/`, "
+        "`convnext_mini/`, `efficientnet_b0/`, `regnet_y_400mf/`, `vgg11_bn/`, `mnasnet0_5/` "
+        "and `crosslevel.json` are "
+        "written by `tools/gen_crosslevel.py` (module-level against aten-level FX, make_fx and "
+        "AOT forward; see its docstring).",
         "",
         "## Models",
         "",

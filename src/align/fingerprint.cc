@@ -10,6 +10,7 @@ namespace graphdiff::align {
 namespace {
 
 constexpr uint64_t kMatchedSeed = 0x6d617463686564ULL;
+constexpr uint64_t kLiftedSeed = 0x6c6966746564ULL;
 
 }  // namespace
 
@@ -31,6 +32,8 @@ Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
       continue;
     }
     uint64_t h = s.cls[v];
+    // A lifted parameter is never the data input it looks like.
+    if (s.lifted[v]) h = Combine(h, kLiftedSeed);
     if (attrs) h = Combine(h, s.attr_hash[v]);
     if (types) h = Combine(h, s.type_hash[v]);
     for (const ValueRef& r : s.operands(v)) {

@@ -106,6 +106,12 @@ class ModuleChainMatcher {
   void Run(State& state);
 };
 
+// Against a module-level graph, marks the other side's graph inputs that are
+// lifted parameters and buffers (AOTAutograd's `primals_*`): read only as
+// weights, or in surplus before the user's inputs. Nothing pairs them by
+// input position.
+void MarkLiftedInputs(State& state);
+
 // The fingerprints of one side at `level` (bottom-up Merkle plus a two-round
 // top-down context refinement).
 Fingerprints ComputeFingerprints(const State& state, int side, Level level);

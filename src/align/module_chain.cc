@@ -38,11 +38,18 @@ constexpr double kClassMiss = 0.5;     // a function op whose run lacks its op
 constexpr double kLateEmpty = 1e-3;    // ties: the earlier module vanishes
 constexpr double kFitExtra = 0.1;      // an extra node the op is known to become
 constexpr double kSuffix = 0.45;       // an aten node left for a join after the chain
+constexpr double kOwnLast = 0.05;      // a function's run ends in its own op
+constexpr double kWeights = 0.3;       // a run reads weights its module has not
+constexpr double kBeforeWeights = 0.04;  // a vanished module feeds one that reads weights
 
 struct Side {
   const SideView* v;
   int s;
   std::vector<uint8_t> param;  // leaf, or computed from leaves only
+  // Output positions where the value leaves the forward: an AOT forward
+  // returns the module's outputs first, then what backward saves, and a
+  // saved value still flows on down its chain.
+  uint32_t outputs = 0;
 };
 
 bool Main(const State& st, const Side& x, uint32_t n) {
@@ -75,7 +82,7 @@ std::vector<uint32_t> Chain(const State& st, const Side& x, uint32_t start) {
   std::vector<uint32_t> users, ops;
   while (chain.size() < kMaxChain) {
     const uint32_t last = chain.back();
-    if (x.v->out_pos[last] != kNone) break;
+    if (x.v->out_pos[last] < x.outputs) break;
     DataUsers(st, x, last, &users);
     if (users.size() != 1) break;
     // Every reader of `last`, not just the free ones: a matched reader means
@@ -101,9 +108,10 @@ class ChainAligner {
       x.s = s;
       x.param.assign(x.v->size, 0);
       for (uint32_t n = 0; n < x.v->size; ++n) {
-        // Graph inputs carry data; get_attr and constants are parameters.
+        // Graph inputs carry data unless lifted; get_attr and constants
+        // are parameters.
         if (x.v->leaf[n]) {
-          x.param[n] = x.v->graph->nodes[n].kind != NodeKind::kInput;
+          x.param[n] = x.v->graph->nodes[n].kind != NodeKind::kInput || x.v->lifted[n];
           continue;
         }
         // A module call on parameters alone (`wpe(self.pos)`) counts as
@@ -113,6 +121,10 @@ class ChainAligner {
         x.param[n] = all && !x.v->operands(n).empty() ? 1 : 0;
       }
     }
+    const uint32_t outputs = static_cast<uint32_t>(
+        std::min(st.side[0].graph->outputs.size(), st.side[1].graph->outputs.size()));
+    sides_[ms].outputs = static_cast<uint32_t>(st.side[ms].graph->outputs.size());
+    sides_[1 - ms].outputs = outputs;
     value_.assign(M().v->size, kNone);
   }
 
@@ -154,16 +166,27 @@ class ChainAligner {
     return m != kNone ? m : value_[n];
   }
 
-  // What a module-side node may become, as aten class hashes.
-  void Expected(uint32_t n, std::vector<uint64_t>* out, bool* vanish) const {
+  // What a module-side node may become, as aten class hashes; `weights`:
+  // whether its aten ops read parameters, when its name says (-1 unknown).
+  void Expected(uint32_t n, std::vector<uint64_t>* out, bool* vanish,
+                int* weights = nullptr) const {
     out->clear();
     *vanish = false;
+    if (weights) *weights = -1;
     const OpEquivalence& eq = *st_.equivalence;
     const Graph& g = *M().v->graph;
     const Node& node = g.nodes[n];
     if (!M().v->module[n]) {
       // A function (`F.adaptive_avg_pool2d`) may decompose as its module
-      // does.
+      // does. It holds no weights: what it reads is in the graph, so with
+      // no parameter among its operands its aten ops read none either
+      // (`stochastic_depth`, the identity in eval mode, is not the batch
+      // norm before it).
+      if (weights) {
+        bool reads = false;
+        for (const ValueRef& r : M().v->operands(n)) reads |= M().param[r.node] != 0;
+        if (!reads) *weights = 0;
+      }
       out->push_back(M().v->cls[n]);
       for (std::string_view op : ModuleDecomposition(g.str(node.op))) {
         out->push_back(HashString(eq.ClassOf(op)));
@@ -174,6 +197,7 @@ class ChainAligner {
     std::string_view rep = ModuleOpFromName(target ? *target : g.str(node.op));
     if (rep.empty()) return;
     *vanish = ModuleMayVanish(rep);
+    if (std::optional<bool> w = ModuleHoldsParameters(rep); w && weights) *weights = *w;
     for (std::string_view op : ModuleDecomposition(rep)) {
       out->push_back(HashString(eq.ClassOf(op)));
     }
@@ -267,42 +291,75 @@ class ChainAligner {
   bool AlignRuns(const std::vector<uint32_t>& c, const std::vector<uint32_t>& d,
                  std::vector<uint32_t>* run_begin) {
     const uint32_t k = static_cast<uint32_t>(c.size()), j = static_cast<uint32_t>(d.size());
-    // dp[i][t]: cost of aligning c[0..i) with d[0..t).
+    // dp[i][t][v]: cost of aligning c[0..i) with d[0..t), v: c[i - 1]
+    // vanished. choice: run length * 2 + the v it came from.
     const double inf = std::numeric_limits<double>::infinity();
-    dp_.assign(static_cast<size_t>(k + 1) * (j + 1), inf);
-    choice_.assign(static_cast<size_t>(k + 1) * (j + 1), 0);
-    auto at = [&](uint32_t i, uint32_t t) { return static_cast<size_t>(i) * (j + 1) + t; };
-    dp_[at(0, 0)] = 0;
+    dp_.assign(static_cast<size_t>(k + 1) * (j + 1) * 2, inf);
+    choice_.assign(static_cast<size_t>(k + 1) * (j + 1) * 2, 0);
+    auto at = [&](uint32_t i, uint32_t t, uint32_t v) {
+      return (static_cast<size_t>(i) * (j + 1) + t) * 2 + v;
+    };
+    // The better of the two states at (i, t).
+    auto best_at = [&](uint32_t i, uint32_t t) {
+      return dp_[at(i, t, 1)] < dp_[at(i, t, 0)] ? at(i, t, 1) : at(i, t, 0);
+    };
+    dp_[at(0, 0, 0)] = 0;
+    // Which chain nodes read parameters (a weight, a bias, `t` of one).
+    reads_.assign(j, 0);
+    for (uint32_t q = 0; q < j; ++q) {
+      for (const ValueRef& r : A().v->operands(d[q])) reads_[q] |= A().param[r.node];
+    }
     for (uint32_t i = 0; i < k; ++i) {
       bool vanish = false;
-      Expected(c[i], &want_, &vanish);
+      int weights = -1;
+      Expected(c[i], &want_, &vanish, &weights);
       const bool function = !M().v->module[c[i]];
       for (uint32_t t = 0; t <= j; ++t) {
-        const double base = dp_[at(i, t)];
-        if (base == inf) continue;
-        for (uint32_t len = 0; len <= kMaxRun && t + len <= j; ++len) {
-          double cost;
-          if (len == 0) {
-            // A function op is written in the trace; it vanishes less
-            // readily than a module whose class nobody knows.
-            cost = (vanish ? 0.0 : kEmpty) + (function ? kClassMiss : 0.0) + kLateEmpty * i;
-          } else {
-            // Each node beyond the first costs, less when it is one the
-            // node is known to become (`getitem` -> three `slice`s).
-            bool hit = false;
-            cost = -kExtra;
-            for (uint32_t q = t; q < t + len; ++q) {
-              const bool fits =
-                  std::find(want_.begin(), want_.end(), A().v->cls[d[q]]) != want_.end();
-              hit |= fits;
-              cost += fits ? kFitExtra : kExtra;
+        for (uint32_t v = 0; v < 2; ++v) {
+          const double base = dp_[at(i, t, v)];
+          if (base == inf) continue;
+          for (uint32_t len = 0; len <= kMaxRun && t + len <= j; ++len) {
+            double cost;
+            if (len == 0) {
+              // A function op is written in the trace; it vanishes less
+              // readily than a module whose class nobody knows.
+              cost = (vanish ? 0.0 : kEmpty) + (function ? kClassMiss : 0.0) + kLateEmpty * i;
+            } else {
+              // Each node beyond the first costs, less when it is one the
+              // node is known to become (`getitem` -> three `slice`s).
+              bool hit = false, reads = false;
+              cost = -kExtra;
+              for (uint32_t q = t; q < t + len; ++q) {
+                const bool fits =
+                    std::find(want_.begin(), want_.end(), A().v->cls[d[q]]) != want_.end();
+                hit |= fits;
+                reads |= reads_[q] != 0;
+                cost += fits ? kFitExtra : kExtra;
+              }
+              // A module that holds weights reads them, one that holds none
+              // does not: where a name misleads about the op (`pwconv1` a
+              // Linear, `act` a GELU), it still tells this much.
+              if (weights != -1 && reads != (weights == 1)) cost += kWeights;
+              cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
+                      (vanish ? kEmpty : 0.0);
+              // The run's last node is the pair: where a function keeps its
+              // own op (`reshape` as `clone`, `_unsafe_view`), that one ends
+              // the run rather than starting the next.
+              if (function && A().v->cls[d[t + len - 1]] == M().v->cls[c[i]]) {
+                cost -= kOwnLast;
+              }
+              // Where nothing says which of several modules vanished, the one
+              // that feeds a module reading weights did: Dropout goes before
+              // the Linear or convolution it regularises (AlexNet's,
+              // MobileNet's, EfficientNet's classifiers; VGG's reads like
+              // AlexNet's shifted by one module and stays ambiguous).
+              if (v == 1 && reads) cost -= kBeforeWeights;
             }
-            cost += -(hit ? kNameHit : 0.0) + (function && !hit ? kClassMiss : 0.0) +
-                    (vanish ? kEmpty : 0.0);
-          }
-          if (base + cost < dp_[at(i + 1, t + len)]) {
-            dp_[at(i + 1, t + len)] = base + cost;
-            choice_[at(i + 1, t + len)] = len;
+            const size_t to = at(i + 1, t + len, len == 0 ? 1 : 0);
+            if (base + cost < dp_[to]) {
+              dp_[to] = base + cost;
+              choice_[to] = len * 2 + v;
+            }
           }
         }
       }
@@ -318,9 +375,9 @@ class ChainAligner {
       before_join = aops_.size() >= 2;
     }
     uint32_t end = j;
-    double best = dp_[at(k, j)];
+    double best = dp_[best_at(k, j)];
     for (uint32_t t = 0; before_join && t < j; ++t) {
-      const double total = dp_[at(k, t)] + kSuffix * (j - t);
+      const double total = dp_[best_at(k, t)] + kSuffix * (j - t);
       if (total < best) {
         best = total;
         end = t;
@@ -329,13 +386,15 @@ class ChainAligner {
     if (best == inf) {
       // Runs of at most kMaxRun cannot cover the chain: the longest
       // covered prefix.
-      while (end > 0 && dp_[at(k, end)] == inf) --end;
-      if (dp_[at(k, end)] == inf) return false;
+      while (end > 0 && dp_[best_at(k, end)] == inf) --end;
+      if (dp_[best_at(k, end)] == inf) return false;
     }
     run_begin->assign(k + 1, 0);
     (*run_begin)[k] = end;
-    for (uint32_t i = k, t = end; i > 0; --i) {
-      t -= choice_[at(i, t)];
+    for (uint32_t i = k, t = end, v = best_at(k, end) & 1; i > 0; --i) {
+      const uint32_t ch = choice_[at(i, t, v)];
+      t -= ch / 2;
+      v = ch & 1;
       (*run_begin)[i - 1] = t;
     }
     return true;
@@ -417,6 +476,7 @@ class ChainAligner {
   // Scratch, reused across nodes.
   std::vector<uint32_t> ops_, aops_, siblings_, starts_, users_, reach_, prefix_;
   std::vector<uint64_t> want_;
+  std::vector<uint8_t> reads_;
   std::vector<double> dp_;
   std::vector<uint32_t> choice_;
 };

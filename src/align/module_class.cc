@@ -68,13 +68,23 @@ const std::vector<Decomposition>& Decompositions() {
        // On a 3-D input: view, addmm, view.
        {"aten::linear", "aten::addmm", "aten::mm", "aten::matmul", "aten::t", "aten::view"}},
       {"aten::embedding", {"aten::embedding"}},
-      {"aten::flatten", {"aten::flatten"}},
+      // A reshape (flatten is one) of a tensor that is not contiguous
+      // copies: make_fx records `clone` then `_unsafe_view`; of a
+      // contiguous one, `view` or `_reshape_alias`.
+      {"aten::flatten",
+       {"aten::flatten", "aten::view", "aten::_reshape_alias", "aten::clone",
+        "aten::_unsafe_view"}},
       {"aten::softmax", {"aten::softmax"}},
       // Function calls of a module-level trace, as make_fx records them.
       {"aten::getitem", {"aten::slice", "aten::select", "aten::index", "aten::unsqueeze"}},
       {"aten::matmul",
        {"aten::matmul", "aten::mm", "aten::bmm", "aten::expand", "aten::view", "aten::clone"}},
       {"aten::contiguous", {"aten::clone"}},
+      {"aten::reshape",
+       {"aten::reshape", "aten::view", "aten::_reshape_alias", "aten::clone",
+        "aten::_unsafe_view"}},
+      // torch.chunk is split with the chunk size worked out.
+      {"aten::chunk", {"aten::split", "aten::split_with_sizes"}},
   };
   return *table;
 }
@@ -89,6 +99,23 @@ std::vector<std::string_view> ModuleDecomposition(std::string_view module_op) {
 }
 
 bool ModuleMayVanish(std::string_view module_op) { return module_op == "aten::dropout"; }
+
+std::optional<bool> ModuleHoldsParameters(std::string_view module_op) {
+  static constexpr std::string_view kWith[] = {"aten::convolution", "aten::batch_norm",
+                                               "aten::layer_norm", "aten::linear",
+                                               "aten::embedding"};
+  static constexpr std::string_view kWithout[] = {
+      "aten::relu",    "aten::gelu",    "aten::silu",       "aten::sigmoid",
+      "aten::tanh",    "aten::dropout", "aten::max_pool2d", "aten::adaptive_avg_pool2d",
+      "aten::flatten", "aten::softmax"};
+  for (std::string_view op : kWith) {
+    if (op == module_op) return true;
+  }
+  for (std::string_view op : kWithout) {
+    if (op == module_op) return false;
+  }
+  return std::nullopt;
+}
 
 std::string_view ModuleOpFromName(std::string_view path) {
   // Tokens split at '.', '_' and other punctuation; "L", "self", "getattr"

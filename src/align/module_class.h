@@ -5,6 +5,7 @@
 #ifndef GRAPHDIFF_SRC_ALIGN_MODULE_CLASS_H_
 #define GRAPHDIFF_SRC_ALIGN_MODULE_CLASS_H_
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,11 @@ std::vector<std::string_view> ModuleDecomposition(std::string_view module_op);
 // Whether a module of representative op `module_op` may vanish from an
 // aten-level trace (Dropout, Identity in eval mode).
 bool ModuleMayVanish(std::string_view module_op);
+
+// Whether a module of representative op `module_op` holds parameters
+// (convolution, the norms, Linear, Embedding: its aten ops read weights) or
+// not (activations, pooling, Dropout); nullopt when the table does not say.
+std::optional<bool> ModuleHoldsParameters(std::string_view module_op);
 
 }  // namespace graphdiff::align
 

@@ -221,6 +221,7 @@ absl::Status Normalizer::Run(const Graph& left, const Graph& right,
   }
   state.same_kind = left.kind == right.kind;
   state.use_types = state.side[0].typed && state.side[1].typed;
+  MarkLiftedInputs(state);
   return absl::OkStatus();
 }
 

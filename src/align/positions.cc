@@ -60,10 +60,14 @@ void PairByPosition(State& st, const std::vector<ValueRef>& left,
   }
 }
 
-std::vector<ValueRef> Inputs(const Graph& g) {
+// The inputs that are a signature: lifted parameters are not the user's.
+std::vector<ValueRef> Inputs(const SideView& s) {
+  const Graph& g = *s.graph;
   std::vector<ValueRef> out;
   out.reserve(g.inputs.size());
-  for (uint32_t v : g.inputs) out.push_back(ValueRef{v, 0});
+  for (uint32_t v : g.inputs) {
+    if (v >= s.size || !s.lifted[v]) out.push_back(ValueRef{v, 0});
+  }
   return out;
 }
 
@@ -74,7 +78,9 @@ void PositionMatcher::Run(State& st) {
   const Graph& lg = *st.side[0].graph;
   const Graph& rg = *st.side[1].graph;
   PairByPosition(st, lg.outputs, rg.outputs);
-  if (OrderedInputs(lg) && OrderedInputs(rg)) PairByPosition(st, Inputs(lg), Inputs(rg));
+  if (OrderedInputs(lg) && OrderedInputs(rg)) {
+    PairByPosition(st, Inputs(st.side[0]), Inputs(st.side[1]));
+  }
 }
 
 }  // namespace graphdiff::align

@@ -61,6 +61,7 @@ struct SideView {
   std::vector<uint8_t> leaf;        // input, constant or get_attr
   std::vector<uint8_t> module;      // FX module call (class from its name)
   std::vector<uint8_t> alias;       // pure alias or projection, folded away
+  std::vector<uint8_t> lifted;      // input standing for a module's parameter
   std::vector<uint64_t> type_hash;  // dtypes and dims of every result
   std::vector<uint64_t> attr_hash;  // attributes that matter
   std::vector<uint32_t> height;     // longest operand chain below the node

@@ -4,6 +4,8 @@
 // attribute and change (`eps 1e-05 -> 0.001 in 20 aten::native_batch_norm
 // nodes`), one finding per attribute key. Provenance (frames, metadata op
 // names) is not an attribute of the computation and is left out.
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -30,6 +32,59 @@ std::map<std::string_view, std::string_view> Significant(const Graph& g, const N
   return out;
 }
 
+bool CallsModules(const Graph& g) {
+  for (const Node& n : g.nodes) {
+    if (n.kind == NodeKind::kModuleCall) return true;
+  }
+  return false;
+}
+
+// The values a node is called with, in order: positional arguments by
+// position, then keywords; list brackets, parentheses and `None` dropped,
+// numbers by value. A module-level trace writes Python calls
+// (`q.view(2, 8, 4, 8)`, `torch.topk(x, 3, dim = 1)`), an aten trace the
+// schema (`view(x, [2, 8, 4, 8])`, `topk(x, 3, 1)`): the same values.
+// In-place flags are left out (AOT functionalizes them), and so is a
+// get_attr's target (make_fx renames parameters `_param_constantN`).
+std::vector<std::string> CallValues(const Graph& g, const Node& n) {
+  std::vector<std::pair<long, std::string_view>> positional;
+  std::vector<std::string_view> keywords;
+  for (const Attr& a : n.attrs) {
+    std::string_view key = g.str(a.key);
+    if (IsProvenanceKey(key) || key == "inplace") continue;
+    if (key == "target" && n.kind == NodeKind::kGetAttr) continue;
+    if (key.size() > 3 && key.substr(0, 3) == "arg" &&
+        key.find_first_not_of("0123456789", 3) == std::string_view::npos) {
+      // Saturating: a dump's argument number is input, never an exception.
+      long pos = 0;
+      for (char ch : key.substr(3)) pos = std::min(pos * 10 + (ch - '0'), 1L << 30);
+      positional.emplace_back(pos, g.str(a.value));
+    } else {
+      keywords.push_back(g.str(a.value));
+    }
+  }
+  std::sort(positional.begin(), positional.end());
+  std::vector<std::string> out;
+  auto add = [&](std::string_view v) {
+    size_t i = 0;
+    while (i < v.size()) {
+      size_t j = v.find_first_of("[](), ", i);
+      if (j == std::string_view::npos) j = v.size();
+      if (j > i) {
+        std::string token(v.substr(i, j - i));
+        char* end = nullptr;
+        const double d = std::strtod(token.c_str(), &end);
+        if (end == token.c_str() + token.size()) token = fmt::format("{}", d);
+        if (token != "None") out.push_back(std::move(token));
+      }
+      i = j + 1;
+    }
+  };
+  for (const auto& [pos, v] : positional) add(v);
+  for (std::string_view v : keywords) add(v);
+  return out;
+}
+
 struct Change {
   std::map<std::string, int64_t> ops;  // right op -> nodes
   std::vector<std::pair<uint32_t, uint32_t>> nodes;
@@ -39,6 +94,7 @@ struct Change {
 
 void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
   if (c.left.kind != c.right.kind) return;  // spellings differ between formats
+  const bool levels = CallsModules(c.left) != CallsModules(c.right);
   // key -> (before, after) -> nodes
   std::map<std::string, std::map<std::pair<std::string, std::string>, Change>> by_key;
   // Keys whose every change sits on a node whose type changed too: a size
@@ -51,6 +107,10 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
     if (p.left >= c.left.nodes.size() || p.right >= c.right.nodes.size()) continue;
     if (c.left.nodes[p.left].kind == NodeKind::kModuleCall ||
         c.right.nodes[p.right].kind == NodeKind::kModuleCall) {
+      continue;
+    }
+    if (levels && CallValues(c.left, c.left.nodes[p.left]) ==
+                      CallValues(c.right, c.right.nodes[p.right])) {
       continue;
     }
     auto l = Significant(c.left, c.left.nodes[p.left]);

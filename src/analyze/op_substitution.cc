@@ -2,10 +2,15 @@
 //
 // op-substitution: matched nodes whose ops differ, grouped by op pair. Known
 // equivalents (one class of the op table) are named as such; anything else
-// is a real substitution. A module call on one side stands for the op its
+// is a real substitution. A node paired with several (a module call and its
+// decomposition) is one instance of its pattern, `module call
+// (aten::linear) -> aten::t + 2 aten::view + aten::addmm x3`, not a row per
+// member. A module call on one side stands for the op its
 // name suggests (bn -> batch_norm); a module lowered to exactly that op is a
 // level difference, not a substitution. An op matched with an XLA fusion is
 // explained by the fused computation's contents (kind and fused ops).
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -66,6 +71,183 @@ bool KnownLowering(const OpEquivalence& eq, std::string_view a, std::string_view
   return false;
 }
 
+// Severity and title of a pairing of different ops. A module name only
+// suggests its op, so a mismatch there is no alarm; across levels (FX
+// against the IR it ran as) ops are lowered, copied and re-viewed by design:
+// a pairing of different ops there is a lowering to look at, not an alarm.
+void Headline(const std::string& left_label, const std::string& right_label, bool known,
+              bool lowering, bool module, bool same_level, Finding* f) {
+  f->severity = known || lowering || module || !same_level ? Severity::kInfo
+                                                           : Severity::kWarning;
+  f->title = fmt::format("{} -> {} x{}{}", left_label, right_label, f->count,
+                         known      ? " (known equivalent)"
+                         : lowering ? " (known lowering)"
+                                    : "");
+}
+
+// One node paired with several on the other side, grouped by the single
+// node's role and the members' ops.
+struct DecompositionGroup {
+  int64_t count = 0;
+  std::string pattern;  // "aten::t + 2 aten::view + aten::addmm", first instance's order
+  int64_t members = 0;  // nodes per instance
+  bool lowering = false, known = false, module = false;
+  std::vector<std::string> unexplained;  // member ops neither equivalent nor a lowering
+  std::vector<std::vector<uint32_t>> instances;  // single node first, then members
+};
+
+// "aten::t + 2 aten::view + aten::addmm": ops in order of first appearance.
+std::string PatternOf(const std::vector<std::string>& ops) {
+  std::vector<std::pair<std::string, int64_t>> counts;
+  for (const std::string& op : ops) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == op; });
+    if (it == counts.end()) {
+      counts.emplace_back(op, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  std::string out;
+  for (const auto& [op, n] : counts) {
+    if (!out.empty()) out += " + ";
+    out += n > 1 ? fmt::format("{} {}", n, op) : op;
+  }
+  return out;
+}
+
+// Pairs of one node with several, keyed by the single node (left first):
+// single -> members in node order. XLA fusions are left out: what a fusion
+// holds is told by its fused computation.
+std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> OneToMany(const PairContext& c) {
+  const Alignment& a = c.alignment;
+  std::map<uint32_t, int> left_count, right_count;
+  for (const NodePair& p : a.pairs) {
+    ++left_count[p.left];
+    ++right_count[p.right];
+  }
+  std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> out;
+  for (const NodePair& p : a.pairs) {
+    if (left_count[p.left] > 1) {
+      out[{0, p.left}].push_back(p.right);
+    } else if (right_count[p.right] > 1) {
+      out[{1, p.right}].push_back(p.left);
+    }
+  }
+  auto fusion = [&](int side, uint32_t n) {
+    const Graph& g = side == 0 ? c.left : c.right;
+    return n < g.nodes.size() && IsFusion(g.str(g.nodes[n].op));
+  };
+  for (auto it = out.begin(); it != out.end();) {
+    auto& [single, members] = *it;
+    std::sort(members.begin(), members.end());
+    bool fused = fusion(single.first, single.second);
+    for (uint32_t m : members) fused |= fusion(1 - single.first, m);
+    it = fused ? out.erase(it) : std::next(it);
+  }
+  return out;
+}
+
+void FindDecompositions(const PairContext& c,
+                        const std::map<std::pair<int, uint32_t>, std::vector<uint32_t>>& groups,
+                        std::vector<Finding>* out) {
+  // Keyed by (side of the single node, its label, the members' ops sorted).
+  std::map<std::tuple<int, std::string, std::vector<std::string>>, DecompositionGroup> found;
+  for (const auto& [single, members] : groups) {
+    const auto& [side, node] = single;
+    const Graph& sg = side == 0 ? c.left : c.right;
+    const Graph& mg = side == 0 ? c.right : c.left;
+    if (node >= sg.nodes.size()) continue;
+    std::optional<NodeRole> s = Describe(sg, sg.nodes[node]);
+    if (!s || s->op == kElidedOp) continue;
+    std::vector<std::string> ops;
+    std::vector<uint32_t> instance{node};
+    bool differs = false, explained = true, lowering = false;
+    std::vector<std::string> unexplained;
+    for (uint32_t m : members) {
+      if (m >= mg.nodes.size()) continue;
+      std::optional<NodeRole> r = Describe(mg, mg.nodes[m]);
+      if (!r || r->op == kElidedOp) continue;
+      ops.push_back(r->label);
+      instance.push_back(m);
+      if (r->op == s->op) continue;
+      differs = true;
+      if (c.equivalence.KnownEquivalent(s->op, r->op)) continue;
+      if (KnownLowering(c.equivalence, s->op, r->op)) {
+        lowering = true;
+        continue;
+      }
+      explained = false;
+      unexplained.push_back(r->label);
+    }
+    if (!differs) continue;
+    std::vector<std::string> sorted = ops;
+    std::sort(sorted.begin(), sorted.end());
+    DecompositionGroup& g = found[{side, s->label, sorted}];
+    if (g.count == 0) {
+      g.pattern = PatternOf(ops);
+      g.members = static_cast<int64_t>(ops.size());
+      g.module = s->module;
+      g.lowering = explained && lowering;
+      g.known = explained && !lowering;
+    }
+    for (std::string& u : unexplained) {
+      if (std::find(g.unexplained.begin(), g.unexplained.end(), u) == g.unexplained.end()) {
+        g.unexplained.push_back(std::move(u));
+      }
+    }
+    ++g.count;
+    g.instances.push_back(std::move(instance));
+  }
+  const bool same_level = c.left.kind == c.right.kind;
+  for (auto& [key, g] : found) {
+    const auto& [side, label, sorted] = key;
+    Finding f;
+    f.id = "op-substitution";
+    f.graph = c.label;
+    f.count = g.count;
+    Headline(side == 0 ? label : g.pattern, side == 0 ? g.pattern : label, g.known, g.lowering,
+             g.module, same_level, &f);
+    const char* where = side == 0 ? "left" : "right";
+    const char* other = side == 0 ? "right" : "left";
+    // "3 module call (aten::linear) nodes on the left are each"
+    std::string each = fmt::format("{} {} {} on the {} {}", g.count, label,
+                                   g.count == 1 ? "node" : "nodes", where,
+                                   g.count == 1 ? "is" : "are each");
+    if (g.lowering || g.known) {
+      f.explanation = fmt::format(
+          "{} lowered to {} on the {}: ops it is known to become one level down (a module or "
+          "function call lowered to aten ops), not a different computation.",
+          each, g.pattern, other);
+    } else {
+      std::string ops;
+      for (const std::string& u : g.unexplained) ops += (ops.empty() ? "" : ", ") + u;
+      f.explanation = fmt::format(
+          "{} paired with {} on the {}, and the op table does not know {} as part of what "
+          "{} becomes.",
+          each, g.pattern, other, ops, label);
+      if (g.module) {
+        f.explanation += " The module name only suggests its op: check that the lowering is "
+                         "the expected one.";
+      } else if (same_level) {
+        f.explanation += " The computation itself may have changed.";
+        f.hint = "If the ops are the same computation, add them to an --equiv file.";
+      }
+    }
+    for (const std::vector<uint32_t>& inst : g.instances) {
+      const Graph& sg = side == 0 ? c.left : c.right;
+      const Graph& mg = side == 0 ? c.right : c.left;
+      const Side ss = side == 0 ? Side::kLeft : Side::kRight;
+      const Side ms = side == 0 ? Side::kRight : Side::kLeft;
+      f.evidence.push_back(NodeEvidence(sg, inst[0], ss, side == 0 ? "before" : "after"));
+      for (size_t i = 1; i < inst.size(); ++i) {
+        f.evidence.push_back(NodeEvidence(mg, inst[i], ms, side == 0 ? "after" : "before"));
+      }
+    }
+    out->push_back(std::move(f));
+  }
+}
+
 // Group label standing for "the ops on the side without fusions".
 constexpr char kFusedOps[] = "\x01ops";
 
@@ -108,9 +290,14 @@ bool FusedOpsHave(std::string_view ops, std::string_view op) {
 }  // namespace
 
 void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
+  const auto one_to_many = OneToMany(c);
+  FindDecompositions(c, one_to_many, out);
+  auto in_decomposition = [&](const NodePair& p) {
+    return one_to_many.count({0, p.left}) || one_to_many.count({1, p.right});
+  };
   std::map<std::pair<std::string, std::string>, Group> groups;
   for (const NodePair& p : c.alignment.pairs) {
-    if (!(p.reasons & kChangedOp)) continue;
+    if (!(p.reasons & kChangedOp) || in_decomposition(p)) continue;
     if (p.left >= c.left.nodes.size() || p.right >= c.right.nodes.size()) continue;
     std::optional<NodeRole> l = Describe(c.left, c.left.nodes[p.left]);
     std::optional<NodeRole> r = Describe(c.right, c.right.nodes[p.right]);
@@ -185,17 +372,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
       out->push_back(std::move(f));
       continue;
     }
-    // A module name only suggests its op, so a mismatch there is no alarm.
-    // Across levels (FX against the IR it ran as) ops are lowered, copied
-    // and re-viewed by design: a pairing of different ops there is a lowering
-    // to look at, not an alarm.
     bool same_level = c.left.kind == c.right.kind;
-    f.severity = g.known || g.lowering || g.module || !same_level ? Severity::kInfo
-                                                                   : Severity::kWarning;
-    f.title = fmt::format("{} -> {} x{}{}", left_label, right_label, g.count,
-                          g.known      ? " (known equivalent)"
-                          : g.lowering ? " (known lowering)"
-                                       : "");
+    Headline(left_label, right_label, g.known, g.lowering, g.module, same_level, &f);
     if (g.lowering) {
       f.explanation = fmt::format(
           "{} matched nodes are {} on the left and {} on the right: one is part of what the "
