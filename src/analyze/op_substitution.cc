@@ -121,13 +121,23 @@ std::string PatternOf(const std::vector<std::string>& ops) {
 // holds is told by its fused computation.
 std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> OneToMany(const PairContext& c) {
   const Alignment& a = c.alignment;
-  std::map<uint32_t, int> left_count, right_count;
-  for (const NodePair& p : a.pairs) {
-    ++left_count[p.left];
-    ++right_count[p.right];
-  }
   std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> out;
+  // Counted in flat arrays: an alignment of a million pairs is common, one
+  // with a one-to-many pair is not.
+  std::vector<uint8_t> left_count(c.left.nodes.size(), 0), right_count(c.right.nodes.size(), 0);
+  bool any = false;
   for (const NodePair& p : a.pairs) {
+    if (p.left >= left_count.size() || p.right >= right_count.size()) continue;
+    // Saturated at 2: only "more than one" matters.
+    uint8_t& l = left_count[p.left];
+    uint8_t& r = right_count[p.right];
+    l = static_cast<uint8_t>(std::min(l + 1, 2));
+    r = static_cast<uint8_t>(std::min(r + 1, 2));
+    any |= l > 1 || r > 1;
+  }
+  if (!any) return out;
+  for (const NodePair& p : a.pairs) {
+    if (p.left >= left_count.size() || p.right >= right_count.size()) continue;
     if (left_count[p.left] > 1) {
       out[{0, p.left}].push_back(p.right);
     } else if (right_count[p.right] > 1) {
