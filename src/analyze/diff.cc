@@ -197,9 +197,12 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   c.right_stats = mirror.left_stats = &stats[1];
   size_t first = out->findings.size();
   // The reportable rows touch every node of both graphs, the findings
-  // mostly what changed: on a second core the rows cost no wall time.
+  // mostly what changed: on a second core the rows cost no wall time. Only
+  // for a pair diffed alone: pairs diffed side by side already fill the
+  // cores, and a thread per pair of a dump of 10^5 small graphs cost more
+  // than the diffs.
   std::future<GraphPairDiff> summary;
-  if (options.threads != 1) {
+  if (options.align.threads != 1) {
     summary = std::async(std::launch::async, [&] {
       return Summarise(l, r, *a, how, stats[0], stats[1], options.align.threads);
     });

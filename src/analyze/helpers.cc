@@ -145,7 +145,7 @@ bool IsEmptyResult(const Node& n) {
 bool IsSymbolicScalar(const Graph& g, const Node& n) {
   if (g.attr(n, "sym")) return true;
   std::string_view s = ShortOp(g.str(n.op));
-  return s.substr(0, 4) == "sym_" || s == "size" && n.kind == NodeKind::kMethodCall;
+  return s.substr(0, 4) == "sym_" || (s == "size" && n.kind == NodeKind::kMethodCall);
 }
 
 namespace {
@@ -166,29 +166,46 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// Whether `k` occurs in `w` at its start or right after a '_'.
+bool HasWordStart(std::string_view w, std::string_view k) {
+  for (size_t pos = w.find(k); pos != std::string_view::npos; pos = w.find(k, pos + 1)) {
+    if (pos == 0 || w[pos - 1] == '_') return true;
+  }
+  return false;
+}
+
+// CollectiveKind of an op whose NormalizeOpWord is `w` (taken by value: the
+// suffixes come off it).
+std::string_view CollectiveKindOfWord(std::string w, std::string_view op);
+
 }  // namespace
 
+// Called once per distinct op of every graph, and a dump can hold 10^5
+// small graphs: it allocates nothing for the short op names most are.
 bool HasSideEffects(std::string_view op) {
   std::string_view s = ShortOp(op);
   if (s.empty()) return true;
   // In-place ops (`add_`, `index_put_`, `copy_`) write an operand.
   if (s.back() == '_' && !(s.size() > 2 && s.substr(s.size() - 2) == "__")) return true;
-  if (!CollectiveKind(op).empty()) return true;
-  std::string w = NormalizeOpWord(op);
+  const std::string w = NormalizeOpWord(op);
+  if (!CollectiveKindOfWord(w, op).empty()) return true;
   for (std::string_view k : {"assert", "print", "record", "sync", "barrier", "send", "recv",
                              "outfeed", "infeed", "set", "rng_get_and_update_state",
                              "rng_bit_generator", "custom_call", "resize", "wait_tensor",
                              "check", "warn", "effects", "with_effects", "save", "copy_to", "seed",
                              "philox"}) {
-    if (w == k || w.find(k) == 0 || w.find(std::string("_") + std::string(k)) != std::string::npos) {
-      return true;
-    }
+    if (HasWordStart(w, k)) return true;
   }
   return false;
 }
 
 std::string_view CollectiveKind(std::string_view op) {
-  std::string w = NormalizeOpWord(op);
+  return CollectiveKindOfWord(NormalizeOpWord(op), op);
+}
+
+namespace {
+
+std::string_view CollectiveKindOfWord(std::string w, std::string_view op) {
   // The done half of an async pair is the same collective as its start.
   if (EndsWith(w, "_done") || EndsWith(w, "_wait")) return "";
   for (std::string_view suffix : {"_start", "_async", "_into_tensor", "_tensor", "_coalesced",
@@ -214,6 +231,8 @@ std::string_view CollectiveKind(std::string_view op) {
   }
   return "";
 }
+
+}  // namespace
 
 bool IsProvenanceKey(std::string_view key) {
   return key == "NodeType" || key == "xla_shape" || key == "location" || key == "scope" ||
