@@ -23,6 +23,7 @@
 #include "parse/fx_code.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -66,14 +67,20 @@ bool IsOpTok(const FxToken& t, std::string_view op) {
 }
 
 bool IsKeywordStatement(std::string_view w) {
-  static constexpr std::string_view kWords[] = {
-      "pass", "del", "assert", "import", "from", "if", "elif", "else", "for",
-      "while", "with", "try", "except", "finally", "raise", "global",
-      "nonlocal", "def", "class", "break", "continue", "yield", "async", "await"};
-  for (std::string_view k : kWords) {
-    if (k == w) return true;
+  // Every statement starts with a name: compare only the keywords of its
+  // length.
+  switch (w.size()) {
+    case 2: return w == "if";
+    case 3: return w == "del" || w == "for" || w == "try" || w == "def";
+    case 4: return w == "pass" || w == "from" || w == "elif" || w == "else" || w == "with";
+    case 5:
+      return w == "while" || w == "raise" || w == "class" || w == "break" || w == "yield" ||
+             w == "async" || w == "await";
+    case 6: return w == "assert" || w == "import" || w == "except" || w == "global";
+    case 7: return w == "finally";
+    case 8: return w == "nonlocal" || w == "continue";
+    default: return false;
   }
-  return false;
 }
 
 // The text of a string literal without prefix and quotes.
@@ -108,6 +115,7 @@ class FxBuilder {
 
   absl::Status ParseDef(size_t def_index);
   absl::Status Statement(size_t begin);
+  bool OnlyFreesNames(size_t begin) const;
   absl::Status Assign(size_t target_expr, uint32_t annotation, uint32_t value);
   absl::Status AugAssign(uint32_t target, std::string_view symbol, uint32_t value);
   absl::Status Return(size_t pos);
@@ -133,6 +141,9 @@ class FxBuilder {
   std::string_view SourceSpan(uint32_t first, uint32_t last);
   uint32_t NewNode(std::string_view name, NodeKind kind, std::string_view op,
                    std::string_view raw_op, std::string_view overload, uint32_t line);
+  // The same with op, raw op and overload already interned.
+  uint32_t NewNode(std::string_view name, NodeKind kind, const std::array<StrId, 3>& op,
+                   uint32_t line);
   StrId ArgKey(size_t n);
   void SetProjection(ValueRef ref, const TensorType* type);
   absl::Status ErrorAt(size_t token, std::string_view message);
@@ -153,6 +164,8 @@ class FxBuilder {
   std::vector<FxToken> toks_, comments_;
   std::vector<FxExpr> arena_;
   absl::flat_hash_map<std::string_view, ValueRef, NameHash> names_;
+  // Interned op, raw op and overload of a function callee, by its text.
+  absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
   std::vector<Param> params_;
   std::vector<Pending> pending_types_;
   bool params_done_ = false;
@@ -197,7 +210,7 @@ StrId FxBuilder::ArgKey(size_t n) {
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_view op,
                             std::string_view raw_op, std::string_view overload,
                             uint32_t line) {
-  Node n;
+  Node& n = g_.nodes.emplace_back();
   n.name = g_.intern(name);
   n.kind = kind;
   n.op = g_.intern(op);
@@ -205,7 +218,19 @@ uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_vi
   n.overload = g_.intern(overload);
   n.line = line;
   n.frame = frame_;
-  g_.nodes.push_back(std::move(n));
+  return static_cast<uint32_t>(g_.nodes.size() - 1);
+}
+
+uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind,
+                            const std::array<StrId, 3>& op, uint32_t line) {
+  Node& n = g_.nodes.emplace_back();
+  n.name = g_.intern(name);
+  n.kind = kind;
+  n.op = op[0];
+  n.raw_op = op[1];
+  n.overload = op[2];
+  n.line = line;
+  n.frame = frame_;
   return static_cast<uint32_t>(g_.nodes.size() - 1);
 }
 
@@ -626,7 +651,25 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   return absl::OkStatus();
 }
 
+// `a = b = None`, which FX prints after nearly every node to free names:
+// it changes nothing, and the statement parser would answer it without a
+// warning (no keyword, nothing the expression parser refuses).
+bool FxBuilder::OnlyFreesNames(size_t begin) const {
+  auto plain = [](const FxToken& t) {
+    return t.kind == FxTok::kName && t.text != "lambda" && t.text != "not" &&
+           t.text != "yield" && t.text != "await" && t.text != "Ellipsis";
+  };
+  const FxToken& first = toks_[begin];
+  if (!plain(first) || first.text == "return" || IsKeywordStatement(first.text)) return false;
+  size_t i = begin;
+  while (plain(toks_[i]) && IsOpTok(toks_[i + 1], "=")) i += 2;
+  if (i == begin || toks_[i].kind != FxTok::kName || toks_[i].text != "None") return false;
+  const FxToken& end = toks_[i + 1];
+  return end.kind == FxTok::kNewline || IsOpTok(end, ";");
+}
+
 absl::Status FxBuilder::Statement(size_t begin) {
+  if (OnlyFreesNames(begin)) return absl::OkStatus();
   const FxToken& first = toks_[begin];
   if (first.kind == FxTok::kName) {
     if (first.text == "return") return Return(begin + 1);
@@ -985,10 +1028,23 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
     g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.find(parts[0]) == names_.end())) {
-    std::string_view overload;
-    FxFunctionOp(parts, nparts, &scratch_, &overload);
-    n = NewNode(name, NodeKind::kOp, scratch_, SourceSpan(callee.first, callee.last),
-                overload, line);
+    // A graph calls few distinct functions many times: their op, raw op
+    // and overload are interned once, keyed by the callee's text (a view
+    // into the dump, so only for a callee on one line).
+    const bool one_line = toks_[callee.first].line == toks_[callee.last - 1].line;
+    std::string_view text = one_line ? SourceSpan(callee.first, callee.last) : std::string_view();
+    auto cached = one_line ? callee_ops_.find(text) : callee_ops_.end();
+    if (cached != callee_ops_.end()) {
+      n = NewNode(name, NodeKind::kOp, cached->second, line);
+    } else {
+      std::string_view overload;
+      FxFunctionOp(parts, nparts, &scratch_, &overload);
+      n = NewNode(name, NodeKind::kOp, scratch_, SourceSpan(callee.first, callee.last),
+                  overload, line);
+      const Node& node = g_.nodes[n];
+      if (one_line) callee_ops_.emplace(text, std::array<StrId, 3>{node.op, node.raw_op,
+                                                                   node.overload});
+    }
   } else if (callee.kind == FxExprKind::kAttribute) {
     // A method of a value: `relu.mean([2, 3])`.
     scratch_.assign("aten::").append(callee.text);

@@ -85,8 +85,87 @@ uint32_t FxExprParser::ParseExprList(size_t* pos) {
   return tuple;
 }
 
+// True for a token no expression level continues with, so that a lone atom
+// before it is the whole expression.
+static bool EndsExpression(const FxToken& t) {
+  if (t.kind == FxTok::kNewline) return true;
+  if (t.kind != FxTok::kOp || t.text.size() != 1) return false;
+  switch (t.text[0]) {
+    case ',': case ')': case ']': case '}': case ';': case '=': case ':':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Tokens an AtomExpr starts with that no outer level treats first: names
+// other than the keywords Test and NotTest look for, literals, brackets.
+static bool StartsPrimary(const FxToken& t) {
+  switch (t.kind) {
+    case FxTok::kName:
+      return t.text != "lambda" && t.text != "not";
+    case FxTok::kNumber:
+    case FxTok::kString:
+      return true;
+    case FxTok::kOp:
+      return t.text.size() == 1 && (t.text[0] == '(' || t.text[0] == '[' || t.text[0] == '{');
+    default:
+      return false;
+  }
+}
+
+uint32_t FxExprParser::LoneAtom() {
+  const FxToken& t = toks_[pos_];
+  if (t.kind == FxTok::kNewline || !EndsExpression(toks_[pos_ + 1])) return kFxNone;
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  switch (t.kind) {
+    case FxTok::kName:
+      // Keywords take the general path, which knows what they start.
+      if (t.text == "None" || t.text == "True" || t.text == "False") {
+        ++pos_;
+        return Add(FxExprKind::kConst, first, t.text);
+      }
+      if (t.text == "lambda" || t.text == "yield" || t.text == "await" || t.text == "not" ||
+          t.text == "Ellipsis") {
+        return kFxNone;
+      }
+      ++pos_;
+      return Add(FxExprKind::kName, first, t.text);
+    case FxTok::kNumber:
+      ++pos_;
+      return Add(FxExprKind::kNumber, first, t.text);
+    case FxTok::kString:
+      ++pos_;
+      return Add(FxExprKind::kString, first, t.text);
+    default:
+      return kFxNone;
+  }
+}
+
 uint32_t FxExprParser::Test() {
   if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
+  // Most expressions FX prints (arguments, targets, `None`) are one name
+  // or literal: answered without descending the ten precedence levels,
+  // with the node the descent would have built.
+  if (uint32_t e = LoneAtom(); e != kFxNone) {
+    --depth_;
+    return e;
+  }
+  // Calls, attribute chains and bracketed lists followed by the end of the
+  // expression (nearly all the rest): parsed where the descent would end up,
+  // AtomExpr at this position and depth, which builds the same nodes and
+  // fails the same way. Anything else (`x + 1`) is parsed again below.
+  if (StartsPrimary(toks_[pos_])) {
+    const size_t start = pos_;
+    const size_t mark = arena_.size();
+    uint32_t e = AtomExpr();
+    if (e == kFxNone || EndsExpression(toks_[pos_])) {
+      --depth_;
+      return e;
+    }
+    pos_ = start;
+    arena_.resize(mark);
+  }
   if (IsName("lambda")) return Unsupported("lambda is not supported in FX code");
   uint32_t e = OrTest();
   if (e != kFxNone && IsName("if")) {

@@ -10,49 +10,50 @@ namespace {
 // also bounds the recursion of the expression parser.
 constexpr size_t kMaxDepth = 200;
 
-bool IsNameStart(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-bool IsNameChar(unsigned char c) {
-  return IsNameStart(c) || (c >= '0' && c <= '9');
-}
-bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+// Byte classes by table lookup: the tokenizer asks for every byte of a
+// dump, and chains of range compares were a measurable share of parsing.
+enum : uint8_t { kNameStart = 1, kDigit = 2, kNameChar = kNameStart | kDigit };
+struct ByteClasses {
+  uint8_t of[256] = {};
+  constexpr ByteClasses() {
+    for (int c = 'a'; c <= 'z'; ++c) of[c] = kNameStart;
+    for (int c = 'A'; c <= 'Z'; ++c) of[c] = kNameStart;
+    of[static_cast<unsigned char>('_')] = kNameStart;
+    for (int c = '0'; c <= '9'; ++c) of[c] = kDigit;
+  }
+};
+constexpr ByteClasses kClasses;
+
+bool IsNameStart(unsigned char c) { return kClasses.of[c] & kNameStart; }
+bool IsNameChar(unsigned char c) { return kClasses.of[c] != 0; }
+bool IsDigit(unsigned char c) { return kClasses.of[c] & kDigit; }
 
 char OpenerOf(char close) {
   return close == ')' ? '(' : close == ']' ? '[' : '{';
 }
 
-// Length of the operator at the start of `s` (longest match), 0 if none.
+// Length of the operator at the start of `s` (longest match), 0 if none:
+// `**=` `//=` `>>=` `<<=` `...`, then `**` `//` `<<` `>>` `<=` `>=` `==` `!=`
+// `->` and the augmented `X=`, then single characters. One switch on the
+// first byte instead of scanning the operator tables.
 size_t OperatorLength(std::string_view s) {
-  static constexpr std::string_view kThree[] = {"**=", "//=", ">>=", "<<=", "..."};
-  static constexpr std::string_view kTwo[] = {
-      "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
-      "*=", "/=", "%=", "@=", "&=", "|=", "^=", ":="};
-  // Brackets and commas, most of an FX line's punctuation, start no longer
-  // operator: answer them before the table scans.
+  const char c1 = s.size() > 1 ? s[1] : '\0';
+  const char c2 = s.size() > 2 ? s[2] : '\0';
   switch (s[0]) {
     case ',': case '(': case ')': case '[': case ']': case '{': case '}':
     case ';': case '~':
       return 1;
-    default:
-      break;
-  }
-  if (s.size() >= 3) {
-    for (std::string_view op : kThree) {
-      if (s.compare(0, 3, op) == 0) return 3;
-    }
-  }
-  if (s.size() >= 2) {
-    for (std::string_view op : kTwo) {
-      if (s[0] == op[0] && s[1] == op[1]) return 2;
-    }
-  }
-  switch (s[0]) {
-    case '+': case '-': case '*': case '/': case '%': case '@': case '&':
-    case '|': case '^': case '~': case '<': case '>': case '=': case '.':
-    case ',': case ':': case ';': case '(': case ')': case '[': case ']':
-    case '{': case '}':
-      return 1;
+    case '.':
+      return c1 == '.' && c2 == '.' ? 3 : 1;
+    case '*': case '/': case '<': case '>':
+      if (c1 == s[0]) return c2 == '=' ? 3 : 2;  // ** // << >> and their X=
+      return c1 == '=' ? 2 : 1;
+    case '-':
+      return c1 == '>' || c1 == '=' ? 2 : 1;
+    case '!':
+      return c1 == '=' ? 2 : 0;
+    case '=': case '+': case '%': case '@': case '&': case '|': case '^': case ':':
+      return c1 == '=' ? 2 : 1;
     default:
       return 0;
   }
