@@ -566,6 +566,8 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
     ++body_lines;
   }
   g_.nodes.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
+  // Every node binds a name: growing the table rehashes all of them.
+  names_.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
   last_line_ = lines_[def_index].number;
   target_key_ = g_.intern("target");
   FxLexError lex;

@@ -142,13 +142,31 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
     size_t i = 0;
     bool continued = false;
     space = true;
-    while (i < s.size()) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
+    const char* const p = s.data();
+    const size_t n = s.size();
+    while (i < n) {
+      const unsigned char c = static_cast<unsigned char>(p[i]);
+      if (IsNameStart(c)) {
+        // Names are most tokens: scanned first, without the checks below.
+        size_t j = i + 1;
+        while (j < n && IsNameChar(p[j])) ++j;
+        if (j < n && (p[j] == '\'' || p[j] == '"') && j - i <= 2) goto general;
+        FxToken& tok = code->emplace_back();
+        tok.space_before = space;
+        tok.line = li;
+        tok.col = static_cast<uint32_t>(i);
+        tok.text = std::string_view(p + i, j - i);
+        tok.kind = (tok.text == "inf" || tok.text == "nan") ? FxTok::kNumber : FxTok::kName;
+        space = false;
+        i = j;
+        continue;
+      }
       if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
         space = true;
         ++i;
         continue;
       }
+    general:
       FxToken tok;
       tok.space_before = space;
       tok.line = li;
