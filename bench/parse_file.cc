@@ -8,7 +8,7 @@
 //   parse_file [--reps N] [--jobs N] [--model OUT] FILE...
 //
 // --jobs N parses on N threads, as `graphdiff --jobs N` does; --model writes
-// every field of the parse of the last FILE to OUT (model_text.h), to check
+// every field of the parse of the last FILE to OUT (tests/testing/model_text.h), to check
 // that a parser change keeps its output.
 #include <sys/resource.h>
 
@@ -26,8 +26,8 @@
 #include <string>
 
 #include "graphdiff/parse.h"
-#include "model_text.h"
 #include "parse/parse_parallel.h"
+#include "testing/model_text.h"
 
 namespace {
 
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
       }
       best = std::min(best, s);
       if (model_out != nullptr && r == 0 && i + 1 == argc) {
-        std::ofstream(model_out, std::ios::binary) << graphdiff::ModelText(*parsed);
+        std::ofstream(model_out, std::ios::binary) << graphdiff::testing::ModelText(*parsed);
       }
       nodes = graphs = bytes = node_bytes = pool_bytes = pool_strings = pool_chars = 0;
       for (const graphdiff::Graph& g : parsed->graphs) {

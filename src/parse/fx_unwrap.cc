@@ -76,10 +76,10 @@ size_t FxLogPrefixLength(std::string_view line) {
   return 0;
 }
 
-std::vector<FxLine> SplitFxLines(std::string_view text) {
+std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
   std::vector<FxLine> lines;
   lines.reserve(text.size() / 48 + 1);
-  LineReader reader(text);
+  LineReader reader(text, first_line);
   std::string_view line;
   while (reader.Next(&line)) {
     FxLine l;
@@ -123,23 +123,19 @@ std::string_view FxClassName(std::string_view line) {
   return line.substr(begin, end - begin);
 }
 
-absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
-                                               std::string_view source,
-                                               const ParseOptions& options,
-                                               std::vector<Diagnostic>* warnings) {
-  if (FxIsBlank(text) || text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return ParseError(source, text, 0, "empty text: expected an FX graph");
-  }
-  const std::vector<FxLine> lines = SplitFxLines(text);
+absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
+                          const ParseOptions& options, std::vector<Diagnostic>* warnings,
+                          FxPiece* piece) {
+  const std::vector<FxLine> lines = SplitFxLines(text, first_line);
   FxParseContext ctx{source, &options, warnings};
   struct Class {
     uint32_t indent;
     std::string_view name;
   };
   std::vector<Class> classes;
-  std::string_view banner;
-  std::vector<Graph> graphs;
-  size_t outside = 0;  // non-blank lines that are not graph code
+  std::string_view& banner = piece->banner;
+  std::vector<Graph>& graphs = piece->graphs;
+  size_t& outside = piece->outside;  // non-blank lines that are not graph code
   size_t i = 0;
   while (i < lines.size()) {
     std::string_view t = lines[i].text;
@@ -208,17 +204,40 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
     graphs.push_back(std::move(g));
     i = next > i ? next : i + 1;
   }
-  if (graphs.empty()) {
-    return ParseError(source, text, 0, "no FX graph found (expected `def forward(`)");
+  return absl::OkStatus();
+}
+
+bool FxTextIsEmpty(std::string_view text) {
+  return FxIsBlank(text) || text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+absl::Status FxNoGraphError(std::string_view source, std::string_view text) {
+  return ParseError(source, text, 0, "no FX graph found (expected `def forward(`)");
+}
+
+void AddFxOutsideWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
+                         std::string_view source, size_t outside) {
+  if (outside == 0) return;
+  // Expected in a log, but never silent: say how much was not graph code.
+  AddWarning(warnings, max_warnings, source, 0, 0,
+             fmt::format("{} line{} outside the graph code skipped (log text, imports, "
+                         "other methods)",
+                         outside, outside == 1 ? "" : "s"));
+}
+
+absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
+                                               std::string_view source,
+                                               const ParseOptions& options,
+                                               std::vector<Diagnostic>* warnings) {
+  if (FxTextIsEmpty(text)) {
+    return ParseError(source, text, 0, "empty text: expected an FX graph");
   }
-  if (outside > 0) {
-    // Expected in a log, but never silent: say how much was not graph code.
-    AddWarning(warnings, options.max_warnings, source, 0, 0,
-               fmt::format("{} line{} outside the graph code skipped (log text, imports, "
-                           "other methods)",
-                           outside, outside == 1 ? "" : "s"));
-  }
-  return graphs;
+  FxPiece piece;
+  absl::Status s = ParseFxPiece(text, 1, source, options, warnings, &piece);
+  if (!s.ok()) return s;
+  if (piece.graphs.empty()) return FxNoGraphError(source, text);
+  AddFxOutsideWarning(warnings, options.max_warnings, source, piece.outside);
+  return std::move(piece.graphs);
 }
 
 }  // namespace graphdiff

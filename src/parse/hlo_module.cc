@@ -62,6 +62,18 @@ class Outliner {
         warnings_(warnings),
         modules_(modules) {}
 
+  // Outlines text[begin, end) only, `begin` being the start of line
+  // `first_line`. Unless `last`, the text goes on after `end`, so a
+  // computation still open there fails (Aborted) instead of being kept as
+  // cut short: the whole text's outline would have read on.
+  absl::Status RunRange(size_t begin, size_t end, uint32_t first_line, bool last) {
+    text_ = text_.substr(0, end);
+    pos_ = begin;
+    line_ = first_line;
+    last_ = last;
+    return Run();
+  }
+
   absl::Status Run() {
     bool in_section = false;
     while (pos_ < text_.size()) {
@@ -181,6 +193,7 @@ class Outliner {
     };
     for (;;) {
       if (pos_ >= text_.size()) {
+        if (!last_) return absl::AbortedError("a computation runs past the end of its piece");
         if (!comp.instructions.empty()) return keep_unclosed("before the text ends");
         return ParseError(
             source_, text_, text_.size(),
@@ -252,6 +265,7 @@ class Outliner {
   std::vector<HloModuleText>* modules_;
   size_t pos_ = 0;
   uint32_t line_ = 1;
+  bool last_ = true;
 };
 
 }  // namespace
@@ -261,6 +275,14 @@ absl::Status OutlineHloText(std::string_view text, std::string_view source,
                             std::vector<Diagnostic>* warnings,
                             std::vector<HloModuleText>* modules) {
   return Outliner(text, source, options, warnings, modules).Run();
+}
+
+absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
+                             uint32_t first_line, bool last, std::string_view source,
+                             const ParseOptions& options, std::vector<Diagnostic>* warnings,
+                             std::vector<HloModuleText>* modules) {
+  return Outliner(text, source, options, warnings, modules)
+      .RunRange(begin, end, first_line, last);
 }
 
 }  // namespace graphdiff

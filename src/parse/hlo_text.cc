@@ -497,6 +497,14 @@ absl::StatusOr<std::vector<Graph>> ParseHloText(std::string_view text,
   std::vector<HloModuleText> modules;
   absl::Status st = OutlineHloText(text, source, options, warnings, &modules);
   if (!st.ok()) return st;
+  return BuildHloGraphs(text, modules, source, options, warnings);
+}
+
+absl::StatusOr<std::vector<Graph>> BuildHloGraphs(std::string_view text,
+                                                  const std::vector<HloModuleText>& modules,
+                                                  std::string_view source,
+                                                  const ParseOptions& options,
+                                                  std::vector<Diagnostic>* warnings) {
   std::vector<Graph> graphs;
   graphs.reserve(modules.size());
   GraphBuilder builder(text, source, options, warnings);

@@ -1,10 +1,12 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
-// Every field of a parse as plain text, one node a line: a parser change that
-// must not change its output is checked by diffing this text before and
-// after, on inputs far larger than the goldens.
-#ifndef GRAPHDIFF_BENCH_MODEL_TEXT_H_
-#define GRAPHDIFF_BENCH_MODEL_TEXT_H_
+// Every field of a parse as plain text, one node a line: what two parses
+// must agree on to be the same (tests of parsing in pieces), and what a
+// parser change that must not change its output is checked with, by diffing
+// the text before and after on inputs far larger than the goldens
+// (bench/parse_file --model).
+#ifndef GRAPHDIFF_TESTS_TESTING_MODEL_TEXT_H_
+#define GRAPHDIFF_TESTS_TESTING_MODEL_TEXT_H_
 
 #include <string>
 
@@ -12,6 +14,7 @@
 #include "graphdiff/parse.h"
 
 namespace graphdiff {
+namespace testing {
 
 inline std::string ModelText(const ParsedText& parsed) {
   std::string out;
@@ -48,6 +51,7 @@ inline std::string ModelText(const ParsedText& parsed) {
   return out;
 }
 
+}  // namespace testing
 }  // namespace graphdiff
 
-#endif  // GRAPHDIFF_BENCH_MODEL_TEXT_H_
+#endif  // GRAPHDIFF_TESTS_TESTING_MODEL_TEXT_H_
