@@ -553,7 +553,7 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
 }
 
 absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
-  def_indent_ = FxIndent(lines_[def_index].text);
+  def_indent_ = lines_[def_index].indent;
   absl::Status s = ParseDef(def_index);
   if (!s.ok()) return s;
   g_.source.first_line = lines_[def_index].number;
@@ -561,8 +561,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   // moving every Node through repeated vector growth.
   size_t body_lines = 0;
   for (size_t j = def_index + 1; j < lines_.size(); ++j) {
-    std::string_view t = lines_[j].text;
-    if (!FxIsBlank(t) && FxIndent(t) <= def_indent_) break;
+    if (!lines_[j].blank && lines_[j].indent <= def_indent_) break;
     ++body_lines;
   }
   g_.nodes.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
@@ -573,13 +572,13 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   FxLexError lex;
   while (!lexer_.done()) {
     const FxLine& line = lines_[lexer_.line_index()];
-    if (FxIsBlank(line.text)) {
+    if (line.blank) {
       lexer_.set_line_index(lexer_.line_index() + 1);
       continue;
     }
-    if (FxIndent(line.text) <= def_indent_) break;
+    if (line.indent <= def_indent_) break;
     // `...` (or `... 120 more lines`): whoever pasted the code left lines out.
-    if (std::string_view t = line.text.substr(FxIndent(line.text)); t.substr(0, 3) == "...") {
+    if (std::string_view t = line.text.substr(line.indent); t.substr(0, 3) == "...") {
       if (elisions_++ == 0) first_elision_ = line.number;
       g_.partial = true;
       last_line_ = line.number;
@@ -605,23 +604,14 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
       }
       continue;
     }
-    // Simple statements separated by ';' (brackets are balanced here).
+    // Simple statements separated by ';' outside brackets.
+    const std::vector<uint32_t>& semicolons = lexer_.semicolons();
     size_t begin = 0;
-    while (begin + 1 < toks_.size()) {
+    for (size_t k = 0; begin + 1 < toks_.size(); ++k) {
       arena_.clear();
       s = Statement(begin);
       if (!s.ok()) return s;
-      int depth = 0;
-      size_t end = begin;
-      for (; end + 1 < toks_.size(); ++end) {
-        const FxToken& t = toks_[end];
-        if (t.kind != FxTok::kOp) continue;
-        char c = t.text[0];
-        if (t.text.size() == 1 && (c == '(' || c == '[' || c == '{')) ++depth;
-        if (t.text.size() == 1 && (c == ')' || c == ']' || c == '}')) --depth;
-        if (depth == 0 && c == ';') break;
-      }
-      begin = end + 1;
+      begin = (k < semicolons.size() ? semicolons[k] : toks_.size() - 1) + 1;
     }
     if (g_.nodes.size() > ctx_.options->max_nodes_per_graph) {
       return ErrorAt(0, "graph exceeds the limit of " +
@@ -1022,7 +1012,12 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   path_.clear();
   std::string_view parts[16];
   size_t nparts = 0;
-  if (!(callee.kind == FxExprKind::kName && callee.text == "self") &&
+  // Only a path rooted at `self` (or a getattr call) names a module: a
+  // function such as torch.ops.aten.mm is told apart without ModulePath.
+  uint32_t root = call.a;
+  while (arena_[root].kind == FxExprKind::kAttribute) root = arena_[root].a;
+  const bool maybe_module = arena_[root].kind != FxExprKind::kName || arena_[root].text == "self";
+  if (!(callee.kind == FxExprKind::kName && callee.text == "self") && maybe_module &&
       ModulePath(call.a, &path_)) {
     scratch_.assign("module::").append(path_);
     n = NewNode(name, NodeKind::kModuleCall, scratch_, SourceSpan(callee.first, callee.last),

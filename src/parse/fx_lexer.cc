@@ -117,6 +117,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                               FxLexError* error) {
   code->clear();
   comments->clear();
+  semicolons_.clear();
   struct Open {
     char close;
     uint32_t line, col;
@@ -244,6 +245,8 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                         std::string("unbalanced '") + static_cast<char>(c) + "'");
           }
           --depth;
+        } else if (c == ';' && depth == 0) {
+          semicolons_.push_back(static_cast<uint32_t>(code->size()));
         }
       } else {
         return fail(li, static_cast<uint32_t>(i),

@@ -90,6 +90,8 @@ std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
             ? FxLogPrefixLength(line)
             : 0);
     l.text = line.substr(l.prefix_len);
+    l.indent = FxIndent(l.text);
+    l.blank = FxIsBlank(l.text);
     lines.push_back(l);
   }
   return lines;
@@ -139,11 +141,11 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   size_t i = 0;
   while (i < lines.size()) {
     std::string_view t = lines[i].text;
-    if (FxIsBlank(t)) {
+    if (lines[i].blank) {
       ++i;
       continue;
     }
-    const uint32_t indent = FxIndent(t);
+    const uint32_t indent = lines[i].indent;
     std::string_view body = t.substr(indent);
     std::string_view name = FxBannerName(body);
     if (!name.empty()) {
@@ -168,7 +170,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     if (fn.substr(0, 7) != "forward" || fn.size() < 8 || (fn[7] != '(' && fn[7] != ' ')) {
       size_t j = i + 1;  // another method (`__init__`): skip its body
       while (j < lines.size() &&
-             (FxIsBlank(lines[j].text) || FxIndent(lines[j].text) > indent)) {
+             (lines[j].blank || lines[j].indent > indent)) {
         ++j;
       }
       outside += j - i;
