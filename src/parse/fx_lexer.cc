@@ -168,17 +168,20 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         continue;
       }
     general:
-      FxToken tok;
-      tok.space_before = space;
-      tok.line = li;
-      tok.col = static_cast<uint32_t>(i);
+      // Tokens are filled in place (see the names above): copying a local
+      // whose fields were just stored stalls on store forwarding.
+      const bool space_before = space;
       space = false;
       if (c == '#') {
+        FxToken& tok = comments->emplace_back();
+        tok.space_before = space_before;
+        tok.line = li;
+        tok.col = static_cast<uint32_t>(i);
         tok.kind = FxTok::kComment;
         tok.text = s.substr(i);
-        comments->push_back(tok);
         break;
       }
+      FxTok kind = FxTok::kEnd;
       if (c == '\\' && i + 1 == s.size()) {  // explicit line continuation
         continued = true;
         break;
@@ -198,9 +201,9 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
           if (prefix) goto string_literal;
         }
         std::string_view name = s.substr(i, len);
-        tok.kind = (name == "inf" || name == "nan") ? FxTok::kNumber : FxTok::kName;
+        kind = (name == "inf" || name == "nan") ? FxTok::kNumber : FxTok::kName;
       } else if (IsDigit(c) || (c == '.' && i + 1 < s.size() && IsDigit(s[i + 1]))) {
-        tok.kind = FxTok::kNumber;
+        kind = FxTok::kNumber;
         len = NumberLength(s.substr(i));
       } else if (c == '\'' || c == '"') {
       string_literal:
@@ -229,10 +232,10 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
           ++j;
         }
         if (!closed) return fail(li, static_cast<uint32_t>(i), "unterminated string");
-        tok.kind = FxTok::kString;
+        kind = FxTok::kString;
         len = j - i;
       } else if ((len = OperatorLength(s.substr(i))) > 0) {
-        tok.kind = FxTok::kOp;
+        kind = FxTok::kOp;
         if (c == '(' || c == '[' || c == '{') {
           if (depth == kMaxDepth) {
             return fail(li, static_cast<uint32_t>(i), "brackets nested too deeply");
@@ -254,16 +257,19 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                                           : std::string("unexpected character '") +
                                                 static_cast<char>(c) + "'");
       }
+      FxToken& tok = code->emplace_back();
+      tok.kind = kind;
+      tok.space_before = space_before;
+      tok.line = li;
+      tok.col = static_cast<uint32_t>(i);
       tok.text = s.substr(i, len);
-      code->push_back(tok);
       i += len;
     }
     if (depth == 0 && !continued) {
-      FxToken nl;
+      FxToken& nl = code->emplace_back();
       nl.kind = FxTok::kNewline;
       nl.line = li;
       nl.col = static_cast<uint32_t>(s.size());
-      code->push_back(nl);
       return true;
     }
   }
