@@ -82,7 +82,7 @@ std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
   LineReader reader(text, first_line);
   std::string_view line;
   while (reader.Next(&line)) {
-    FxLine l;
+    FxLine& l = lines.emplace_back();  // in place: see fx_lexer.cc
     l.full = line;
     l.number = reader.line_number();
     l.prefix_len = static_cast<uint32_t>(
@@ -92,7 +92,6 @@ std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
     l.text = line.substr(l.prefix_len);
     l.indent = FxIndent(l.text);
     l.blank = FxIsBlank(l.text);
-    lines.push_back(l);
   }
   return lines;
 }

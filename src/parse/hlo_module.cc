@@ -242,13 +242,14 @@ class Outliner {
       if (!ScanStatement(text_, start, &end, &newlines, &err)) {
         return ParseError(source_, text_, err.offset, err.message);
       }
-      HloInstructionText ins;
+      // Split into its place: copying a just-filled local stalls on store
+      // forwarding.
+      HloInstructionText& ins = comp.instructions.emplace_back();
       if (!SplitHloInstruction(text_, start, end, &ins, &err)) {
         return ParseError(source_, text_, err.offset,
                           fmt::format("malformed instruction: {}", err.message));
       }
       ins.line = start_line;
-      comp.instructions.push_back(ins);
       line_ = start_line + newlines + 1;
       pos_ = end < text_.size() ? end + 1 : end;
     }
