@@ -176,6 +176,7 @@ class FxBuilder {
   uint32_t def_indent_ = 0;
   uint32_t last_line_ = 0;
   std::vector<StrId> arg_keys_;
+  std::string_view parts_[16];  // EvaluateCall's dotted callee
   StrId target_key_;
   // Positions of value references inside the argument being rendered.
   std::vector<std::pair<uint32_t, uint32_t>> refs_;  // token index, operand
@@ -352,17 +353,20 @@ bool FxBuilder::ModulePath(uint32_t e, std::string* path) {
 
 bool FxBuilder::DottedParts(uint32_t e, std::string_view* parts, size_t* n) {
   constexpr size_t kMaxParts = 16;
-  size_t count = 0;
-  std::string_view rev[kMaxParts];
+  // Counted first, then filled from the back: no reversed copy.
+  size_t count = 1;
   uint32_t cur = e;
   while (arena_[cur].kind == FxExprKind::kAttribute) {
-    if (count == kMaxParts - 1) return false;
-    rev[count++] = arena_[cur].text;
+    if (count == kMaxParts) return false;
+    ++count;
     cur = arena_[cur].a;
   }
   if (arena_[cur].kind != FxExprKind::kName) return false;
-  rev[count++] = arena_[cur].text;
-  for (size_t i = 0; i < count; ++i) parts[i] = rev[count - 1 - i];
+  size_t k = count;
+  for (cur = e; arena_[cur].kind == FxExprKind::kAttribute; cur = arena_[cur].a) {
+    parts[--k] = arena_[cur].text;
+  }
+  parts[0] = arena_[cur].text;
   *n = count;
   return true;
 }
@@ -809,8 +813,11 @@ absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
 absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t value) {
   const FxExpr& tgt = arena_[target];
   const FxExpr& val = arena_[value];
-  if (val.kind == FxExprKind::kCall && (tgt.kind == FxExprKind::kTuple ||
-                                        tgt.kind == FxExprKind::kName)) {
+  // The callee's last name is its outermost node's: asked first, so that a
+  // call of anything else costs no walk.
+  if (val.kind == FxExprKind::kCall &&
+      (tgt.kind == FxExprKind::kTuple || tgt.kind == FxExprKind::kName) &&
+      arena_[val.a].text == "tree_flatten_spec") {
     std::string_view parts[16];
     size_t n = 0;
     if (DottedParts(val.a, parts, &n) && parts[n - 1] == "tree_flatten_spec" &&
@@ -1010,7 +1017,7 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   uint32_t n = kNoNode;
   size_t arg_index = 0;
   path_.clear();
-  std::string_view parts[16];
+  std::string_view* parts = parts_;  // a member: a local array is zeroed per call
   size_t nparts = 0;
   // Only a path rooted at `self` (or a getattr call) names a module: a
   // function such as torch.ops.aten.mm is told apart without ModulePath.
