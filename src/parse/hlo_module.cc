@@ -171,6 +171,15 @@ class Outliner {
       return ParseError(source_, text_, offset + begin, "expected a computation name");
     }
     comp.name = header.substr(begin, i - begin);
+    // Instructions gather in a buffer kept from computation to computation
+    // and are copied out once, sized: growing every computation's own
+    // vector cost an allocation per doubling.
+    std::vector<HloInstructionText>& instructions = instructions_;
+    instructions.clear();
+    auto keep = [&] {
+      comp.instructions.assign(instructions.begin(), instructions.end());
+      modules_->back().computations.push_back(std::move(comp));
+    };
     uint32_t elisions = 0, first_elision = 0;
     auto warn_elisions = [&] {
       if (elisions == 0) return;
@@ -185,16 +194,16 @@ class Outliner {
       Warn(comp.line, 1,
            fmt::format("computation '{}' (line {}) is not closed with '}}' {} (truncated "
                        "dump?); its {} instructions are kept and the graph is marked partial",
-                       comp.name, comp.line, where, comp.instructions.size()));
+                       comp.name, comp.line, where, instructions.size()));
       modules_->back().partial = true;
       modules_->back().last_line = line_ - 1;
-      modules_->back().computations.push_back(std::move(comp));
+      keep();
       return absl::OkStatus();
     };
     for (;;) {
       if (pos_ >= text_.size()) {
         if (!last_) return absl::AbortedError("a computation runs past the end of its piece");
-        if (!comp.instructions.empty()) return keep_unclosed("before the text ends");
+        if (!instructions.empty()) return keep_unclosed("before the text ends");
         return ParseError(
             source_, text_, text_.size(),
             fmt::format("unexpected end of text: computation '{}' (line {}) is "
@@ -215,7 +224,7 @@ class Outliner {
         NextLine();
         warn_elisions();
         modules_->back().last_line = start_line;
-        modules_->back().computations.push_back(std::move(comp));
+        keep();
         return absl::OkStatus();
       }
       // `...` (or `... 120 more lines`): whoever pasted the module left
@@ -228,7 +237,7 @@ class Outliner {
       }
       size_t at = static_cast<size_t>(trimmed.data() - text_.data());
       if (IsKeywordLine(trimmed, "HloModule") || IsKeywordLine(trimmed, "ENTRY")) {
-        if (!comp.instructions.empty()) {
+        if (!instructions.empty()) {
           return keep_unclosed(fmt::format("before line {}", start_line));
         }
         return ParseError(source_, text_, at,
@@ -244,7 +253,7 @@ class Outliner {
       }
       // Split into its place: copying a just-filled local stalls on store
       // forwarding.
-      HloInstructionText& ins = comp.instructions.emplace_back();
+      HloInstructionText& ins = instructions.emplace_back();
       if (!SplitHloInstruction(text_, start, end, &ins, &err)) {
         return ParseError(source_, text_, err.offset,
                           fmt::format("malformed instruction: {}", err.message));
@@ -267,6 +276,7 @@ class Outliner {
   size_t pos_ = 0;
   uint32_t line_ = 1;
   bool last_ = true;
+  std::vector<HloInstructionText> instructions_;
 };
 
 }  // namespace

@@ -11,7 +11,6 @@
 #include <array>
 #include <charconv>
 #include <functional>
-#include <map>
 #include <queue>
 #include <string>
 #include <utility>
@@ -25,6 +24,9 @@
 
 namespace graphdiff {
 namespace {
+
+// Instruction counts by opcode, sorted by opcode, one entry each.
+using OpCounts = std::vector<std::pair<std::string_view, int64_t>>;
 
 // StringViewHash: the default hasher of Debian's Abseil is std::hash's
 // byte-wise murmur, a tenth of the parse time here.
@@ -215,8 +217,9 @@ class GraphBuilder {
     auto remap = [&](uint32_t old) -> uint32_t {
       return order.empty() ? old : position_[old];
     };
-    std::stable_sort(params.begin(), params.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    // By number, then by position: the order a stable sort by number
+    // gives, without its buffer.
+    std::sort(params.begin(), params.end());
     for (const auto& p : params) g.inputs.push_back(remap(p.second));
     uint32_t r = remap(static_cast<uint32_t>(root));
     // Marks the root as the IR parser does, so analyses know the ROOT tuple
@@ -298,10 +301,13 @@ class GraphBuilder {
       for (uint32_t c : callees) total += (*computations_)[c].instructions.size();
       node->attrs.push_back(Attr{fixed_.Get(g, FixedStrings::kCalleeInstructions),
                                  g->intern(std::to_string(total))});
-      std::map<std::string_view, int64_t> ops;
+      OpCounts& ops = ops_;
+      ops.clear();
       for (uint32_t c : callees) {
-        for (const auto& [op, n] : CalleeOps(c)) ops[op] += n;
+        const OpCounts& add = CalleeOps(c);
+        ops.insert(ops.end(), add.begin(), add.end());
       }
+      Tally(&ops);
       if (!ops.empty()) {
         node->attrs.push_back(
             Attr{fixed_.Get(g, FixedStrings::kCalleeOps), g->intern(FormatOps(ops))});
@@ -310,11 +316,28 @@ class GraphBuilder {
     return absl::OkStatus();
   }
 
+  // Sorts counts by opcode and adds up those of one opcode: the order and
+  // sums a std::map gives, without a heap node per opcode.
+  static void Tally(OpCounts* ops) {
+    std::sort(ops->begin(), ops->end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t out = 0;
+    for (size_t i = 0; i < ops->size(); ++i) {
+      if (out > 0 && (*ops)[out - 1].first == (*ops)[i].first) {
+        (*ops)[out - 1].second += (*ops)[i].second;
+      } else {
+        (*ops)[out++] = (*ops)[i];
+      }
+    }
+    ops->resize(out);
+  }
+
   // "2 broadcast, 1 add": largest first, then by name.
-  static std::string FormatOps(const std::map<std::string_view, int64_t>& ops) {
-    std::vector<std::pair<std::string_view, int64_t>> v(ops.begin(), ops.end());
-    std::stable_sort(v.begin(), v.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+  static std::string FormatOps(const OpCounts& ops) {
+    OpCounts v = ops;
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
     std::string out;
     for (const auto& [op, n] : v) {
       if (!out.empty()) out += ", ";
@@ -327,19 +350,19 @@ class GraphBuilder {
   // calls in turn (a while body's fusions, a conditional's branches):
   // what a fusion fuses and where a collective inside a loop hides.
   // Parameters are not work and are left out.
-  const std::map<std::string_view, int64_t>& CalleeOps(uint32_t comp) {
+  const OpCounts& CalleeOps(uint32_t comp) {
     if (callee_ops_.size() != computations_->size()) {
       callee_ops_.assign(computations_->size(), {});
       callee_state_.assign(computations_->size(), 0);
     }
     if (callee_state_[comp] != 0) return callee_ops_[comp];  // done, or a cycle
     callee_state_[comp] = 1;
-    std::map<std::string_view, int64_t> ops;
+    OpCounts ops;
     std::vector<std::string_view> pieces;
     std::vector<uint32_t> nested;
     std::string normalized;
     for (const HloInstructionText& ins : (*computations_)[comp].instructions) {
-      if (!IsParameter(ins.opcode)) ++ops[ins.opcode];
+      if (!IsParameter(ins.opcode)) ops.emplace_back(ins.opcode, 1);
       SplitTopLevel(ins.attrs, &pieces);
       nested.clear();
       for (std::string_view piece : pieces) {
@@ -354,9 +377,11 @@ class GraphBuilder {
       nested.erase(std::unique(nested.begin(), nested.end()), nested.end());
       for (uint32_t c : nested) {
         if (c == comp) continue;
-        for (const auto& [op, n] : CalleeOps(c)) ops[op] += n;
+        const OpCounts& add = CalleeOps(c);
+        ops.insert(ops.end(), add.begin(), add.end());
       }
     }
+    Tally(&ops);
     callee_ops_[comp] = std::move(ops);
     return callee_ops_[comp];
   }
@@ -482,7 +507,8 @@ class GraphBuilder {
   std::vector<std::string_view> pieces_, callee_names_;
   std::string normalized_, frame_;
   std::vector<uint32_t> position_;
-  std::vector<std::map<std::string_view, int64_t>> callee_ops_;  // per computation
+  std::vector<OpCounts> callee_ops_;  // per computation
+  OpCounts ops_;
   std::vector<uint8_t> callee_state_;  // 0 not seen, 1 in progress or done
   bool elided_ = false;  // the module is partial: operands may name missing instructions
   uint32_t dropped_refs_ = 0;
