@@ -167,6 +167,49 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         ++i;
         continue;
       }
+      // The one-byte punctuation between names (`.`, `,`, brackets, `=`),
+      // as the general path below would read it; anything unusual (a
+      // bracket that does not match, `..`, `==`) is left to that path.
+      {
+        const char next = i + 1 < n ? p[i + 1] : '\0';
+        bool punct = false;
+        switch (c) {
+          case ',':
+            punct = true;
+            break;
+          case '.':
+            punct = IsNameStart(static_cast<unsigned char>(next));
+            break;
+          case '=':
+            punct = next != '=';
+            break;
+          case '(': case '[':
+            if (depth < kMaxDepth) {
+              stack[depth++] = {c == '(' ? ')' : ']', li, static_cast<uint32_t>(i)};
+              punct = true;
+            }
+            break;
+          case ')': case ']':
+            if (depth > 0 && stack[depth - 1].close == static_cast<char>(c)) {
+              --depth;
+              punct = true;
+            }
+            break;
+          default:
+            break;
+        }
+        if (punct) {
+          FxToken& tok = code->emplace_back();
+          tok.kind = FxTok::kOp;
+          tok.space_before = space;
+          tok.line = li;
+          tok.col = static_cast<uint32_t>(i);
+          tok.text = std::string_view(p + i, 1);
+          space = false;
+          ++i;
+          continue;
+        }
+      }
     general:
       // Tokens are filled in place (see the names above): copying a local
       // whose fields were just stored stalls on store forwarding.
