@@ -66,22 +66,6 @@ bool IsOpTok(const FxToken& t, std::string_view op) {
   return true;
 }
 
-bool IsKeywordStatement(std::string_view w) {
-  // Every statement starts with a name: compare only the keywords of its
-  // length.
-  switch (w.size()) {
-    case 2: return w == "if";
-    case 3: return w == "del" || w == "for" || w == "try" || w == "def";
-    case 4: return w == "pass" || w == "from" || w == "elif" || w == "else" || w == "with";
-    case 5:
-      return w == "while" || w == "raise" || w == "class" || w == "break" || w == "yield" ||
-             w == "async" || w == "await";
-    case 6: return w == "assert" || w == "import" || w == "except" || w == "global";
-    case 7: return w == "finally";
-    case 8: return w == "nonlocal" || w == "continue";
-    default: return false;
-  }
-}
 
 // The text of a string literal without prefix and quotes.
 std::string_view StringContents(std::string_view lit) {
@@ -662,7 +646,7 @@ bool FxBuilder::OnlyFreesNames(size_t begin) const {
            t.text != "yield" && t.text != "await" && t.text != "Ellipsis";
   };
   const FxToken& first = toks_[begin];
-  if (!plain(first) || first.text == "return" || IsKeywordStatement(first.text)) return false;
+  if (!plain(first) || first.text == "return" || FxIsStatementKeyword(first.text)) return false;
   size_t i = begin;
   while (plain(toks_[i]) && IsOpTok(toks_[i + 1], "=")) i += 2;
   if (i == begin || toks_[i].kind != FxTok::kName || toks_[i].text != "None") return false;
@@ -675,7 +659,7 @@ absl::Status FxBuilder::Statement(size_t begin) {
   const FxToken& first = toks_[begin];
   if (first.kind == FxTok::kName) {
     if (first.text == "return") return Return(begin + 1);
-    if (IsKeywordStatement(first.text)) {
+    if (FxIsStatementKeyword(first.text)) {
       Warn(begin, "skipped '" + std::string(first.text) + "' statement (not FX code)");
       return absl::OkStatus();
     }

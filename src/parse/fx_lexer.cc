@@ -106,6 +106,59 @@ bool FxIsBlank(std::string_view text) {
   return true;
 }
 
+bool FxIsStatementKeyword(std::string_view w) {
+  // Every statement starts with a name: compare only the keywords of its
+  // length.
+  switch (w.size()) {
+    case 2: return w == "if";
+    case 3: return w == "del" || w == "for" || w == "try" || w == "def";
+    case 4: return w == "pass" || w == "from" || w == "elif" || w == "else" || w == "with";
+    case 5:
+      return w == "while" || w == "raise" || w == "class" || w == "break" || w == "yield" ||
+             w == "async" || w == "await";
+    case 6: return w == "assert" || w == "import" || w == "except" || w == "global";
+    case 7: return w == "finally";
+    case 8: return w == "nonlocal" || w == "continue";
+    default: return false;
+  }
+}
+
+namespace {
+
+// A name that may be the target or the value of a name-freeing statement:
+// the expression parser reads it as a plain name (see OnlyFreesNames in
+// fx_code.cc), not a keyword it refuses or a number.
+bool PlainName(std::string_view name) {
+  return name != "lambda" && name != "not" && name != "yield" && name != "await" &&
+         name != "Ellipsis" && name != "inf" && name != "nan";
+}
+
+// True when p[0, n) is nothing but `a = b = None` (blanks around): the
+// statement FX prints after nearly every node to free names. It makes no
+// node and no warning, so the tokens it would need are not made.
+bool FreesNamesToEnd(const char* p, size_t n) {
+  size_t i = 0;
+  auto blanks = [&] {
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\f' || p[i] == '\r')) ++i;
+  };
+  size_t targets = 0;
+  for (;;) {
+    blanks();
+    if (i >= n || !IsNameStart(static_cast<unsigned char>(p[i]))) return false;
+    const size_t begin = i++;
+    while (i < n && IsNameChar(static_cast<unsigned char>(p[i]))) ++i;
+    const std::string_view name(p + begin, i - begin);
+    blanks();
+    if (i >= n) return targets > 0 && name == "None";
+    if (p[i] != '=' || (i + 1 < n && p[i + 1] == '=') || !PlainName(name)) return false;
+    if (targets == 0 && (name == "return" || FxIsStatementKeyword(name))) return false;
+    ++targets;
+    ++i;
+  }
+}
+
+}  // namespace
+
 uint32_t FxIndent(std::string_view text) {
   uint32_t i = 0;
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
@@ -293,6 +346,16 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
           --depth;
         } else if (c == ';' && depth == 0) {
           semicolons_.push_back(static_cast<uint32_t>(code->size()));
+          if (FreesNamesToEnd(p + i + 1, n - i - 1)) {
+            FxToken& tok = code->emplace_back();
+            tok.kind = FxTok::kOp;
+            tok.space_before = space_before;
+            tok.line = li;
+            tok.col = static_cast<uint32_t>(i);
+            tok.text = s.substr(i, 1);
+            i = n;
+            continue;
+          }
         }
       } else {
         return fail(li, static_cast<uint32_t>(i),

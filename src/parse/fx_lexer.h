@@ -77,6 +77,9 @@ class FxLexer {
   std::vector<uint32_t> semicolons_;
 };
 
+// True for the keywords that start a statement FX code never holds (`if`,
+// `import`, `del`, ...).
+bool FxIsStatementKeyword(std::string_view word);
 // True for a line (code part) that holds nothing but spaces and tabs.
 bool FxIsBlank(std::string_view text);
 // Leading spaces and tabs (a tab counts as one column, as FX never mixes).
