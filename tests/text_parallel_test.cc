@@ -5,13 +5,13 @@
 // number of pieces: graphs in order, names, source lines, record indexes,
 // warnings (and their tally) and errors.
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "graphdiff/parse.h"
 #include "parse/parse_parallel.h"
 #include "testing/model_text.h"
+#include "testing/task_runners.h"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -22,22 +22,12 @@ std::string Describe(const absl::StatusOr<ParsedText>& parsed) {
   return testing::ModelText(*parsed);
 }
 
-// Runs the tasks one after another, in reverse, so no piece can lean on the
-// order pieces finish in.
-TaskRunner Runner(size_t pieces) {
-  TaskRunner runner;
-  runner.pieces = pieces;
-  runner.min_piece_bytes = 1;
-  runner.run = [](size_t n, const std::function<void(size_t)>& task) {
-    for (size_t i = n; i-- > 0;) task(i);
-  };
-  return runner;
-}
+using testing::ReverseRunner;
 
 void ExpectSameForEveryCut(const std::string& text, const ParseOptions& options = {}) {
   const std::string whole = Describe(ParseText(text, "d.txt", options));
   for (size_t pieces = 2; pieces <= 24; ++pieces) {
-    ASSERT_EQ(Describe(ParseTextParallel(text, "d.txt", options, Runner(pieces))), whole)
+    ASSERT_EQ(Describe(ParseTextParallel(text, "d.txt", options, ReverseRunner(pieces))), whole)
         << pieces << " pieces";
   }
 }
@@ -174,14 +164,7 @@ TEST(TextParallelTest, ErrorsLimitsAndOpenStateAreTheWholeTextOnes) {
 TEST(TextParallelTest, ParseTextParallelOnThreads) {
   std::string text;
   for (int i = 0; i < 4; ++i) text += Concatenate(kFxFiles);
-  TaskRunner runner;
-  runner.pieces = 6;
-  runner.min_piece_bytes = 1;
-  runner.run = [](size_t n, const std::function<void(size_t)>& task) {
-    std::vector<std::thread> threads;
-    for (size_t i = 0; i < n; ++i) threads.emplace_back([&task, i] { task(i); });
-    for (std::thread& t : threads) t.join();
-  };
+  const TaskRunner runner = testing::ThreadRunner(6);
   EXPECT_EQ(Describe(ParseTextParallel(text, "d.txt", {}, runner)),
             Describe(ParseText(text, "d.txt")));
 }

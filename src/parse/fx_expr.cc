@@ -115,48 +115,20 @@ static bool StartsPrimary(const FxToken& t) {
   }
 }
 
-uint32_t FxExprParser::LoneAtom() {
-  const FxToken& t = toks_[pos_];
-  if (t.kind == FxTok::kNewline || !EndsExpression(toks_[pos_ + 1])) return kFxNone;
-  const uint32_t first = static_cast<uint32_t>(pos_);
-  switch (t.kind) {
-    case FxTok::kName:
-      // Keywords take the general path, which knows what they start.
-      if (t.text == "None" || t.text == "True" || t.text == "False") {
-        ++pos_;
-        return Add(FxExprKind::kConst, first, t.text);
-      }
-      if (t.text == "lambda" || t.text == "yield" || t.text == "await" || t.text == "not" ||
-          t.text == "Ellipsis") {
-        return kFxNone;
-      }
-      ++pos_;
-      return Add(FxExprKind::kName, first, t.text);
-    case FxTok::kNumber:
-      ++pos_;
-      return Add(FxExprKind::kNumber, first, t.text);
-    case FxTok::kString:
-      ++pos_;
-      return Add(FxExprKind::kString, first, t.text);
-    default:
-      return kFxNone;
-  }
-}
-
 uint32_t FxExprParser::Test() {
   if (++depth_ > kMaxRecursion) return Fail("expression nested too deeply");
-  // Most expressions FX prints (arguments, targets, `None`) are one name
-  // or literal: answered without descending the ten precedence levels,
-  // with the node the descent would have built.
-  if (uint32_t e = LoneAtom(); e != kFxNone) {
-    --depth_;
-    return e;
-  }
-  // Calls, attribute chains and bracketed lists followed by the end of the
-  // expression (nearly all the rest): parsed where the descent would end up,
-  // AtomExpr at this position and depth, which builds the same nodes and
-  // fails the same way. Anything else (`x + 1`) is parsed again below.
+  // Most expressions FX prints are one name or literal (arguments, targets,
+  // `None`), a call or an attribute chain, each followed by the end of the
+  // expression. They are parsed where the ten precedence levels would end
+  // up, Atom or AtomExpr at this position and depth, which build the same
+  // nodes and fail the same way. Anything else (`x + 1`) is parsed again
+  // below.
   if (StartsPrimary(toks_[pos_])) {
+    if (toks_[pos_].kind != FxTok::kOp && EndsExpression(toks_[pos_ + 1])) {
+      uint32_t e = Atom();
+      --depth_;
+      return e;
+    }
     const size_t start = pos_;
     const size_t mark = arena_.size();
     uint32_t e = AtomExpr();

@@ -66,9 +66,6 @@ class FxExprParser {
 
  private:
   uint32_t Test();
-  // The expression at pos_ when it is one name or literal token, else
-  // kFxNone (nothing consumed).
-  uint32_t LoneAtom();
   uint32_t OrTest();
   uint32_t AndTest();
   uint32_t NotTest();

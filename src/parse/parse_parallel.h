@@ -42,6 +42,30 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner);
 
+// Offsets of at most `pieces` - 1 lines, near equal steps through `text`,
+// where `is_cut(line, last non-blank line before it)` holds (lines without
+// their line break); sorted, the first is 0.
+using CutLine = bool (*)(std::string_view line, std::string_view previous);
+std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut);
+
+// A text cut for parsing in pieces: piece p is text(all, p) and starts at
+// line first_line[p]. `options` are the caller's with one more warning
+// allowed, so that a piece lists every warning the whole list could still
+// have room for before its tally.
+struct TextPieces {
+  std::vector<size_t> bounds;  // count() + 1 offsets, the last text.size()
+  std::vector<uint32_t> first_line;
+  ParseOptions options;
+  size_t count() const { return first_line.size(); }
+  std::string_view text(std::string_view all, size_t p) const {
+    return all.substr(bounds[p], bounds[p + 1] - bounds[p]);
+  }
+};
+// Cuts `text` with LineCuts into at most runner.pieces pieces of at least
+// runner.min_piece_bytes, counting lines on the runner's threads.
+TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
+                   CutLine is_cut);
+
 // Offsets where an FX dump may be cut into at most `pieces` pieces: a line
 // that starts `def forward(` or `class ` at column 0 (not after a line
 // continued by a backslash). Sorted, the first is 0.

@@ -8,6 +8,7 @@
 // tally that cannot be placed) makes the whole text parse in one piece, so
 // the output never depends on the number of pieces.
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <utility>
@@ -25,38 +26,12 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-// Offsets of at most `pieces` - 1 lines, near equal steps through `text`,
-// for which `is_cut(line, previous line)` holds; the first offset is 0.
-template <typename F>
-std::vector<size_t> CutsAt(std::string_view text, size_t pieces, F is_cut) {
-  std::vector<size_t> cuts{0};
-  if (pieces < 2) return cuts;
-  const size_t step = text.size() / pieces;
-  for (size_t p = 1; p < pieces; ++p) {
-    size_t at = std::max(p * step, cuts.back() + 1);
-    if (at >= text.size()) break;
-    size_t nl = text.find('\n', at - 1);
-    if (nl == std::string_view::npos) break;
-    size_t prev_begin = text.rfind('\n', nl == 0 ? 0 : nl - 1);
-    prev_begin = prev_begin == std::string_view::npos || nl == 0 ? 0 : prev_begin + 1;
-    std::string_view previous = text.substr(prev_begin, nl - prev_begin);
-    size_t pos = nl + 1;
-    while (pos < text.size()) {
-      size_t end = text.find('\n', pos);
-      if (end == std::string_view::npos) end = text.size();
-      std::string_view line = text.substr(pos, end - pos);
-      if (is_cut(line, previous)) break;
-      previous = line;
-      pos = end + 1;
-    }
-    if (pos >= text.size()) break;
-    if (pos > cuts.back()) cuts.push_back(pos);
-  }
-  return cuts;
+bool IsBlankLine(std::string_view line) {
+  return line.find_first_not_of(" \t\r\f") == std::string_view::npos;
 }
 
 // A top-level `def forward(` or `class`: every class the parse had open
-// ends there. Not after a line continued by a backslash, which would carry
+// ends there. Not after a line continued by a backslash, which could carry
 // the statement before into it.
 bool IsFxCut(std::string_view line, std::string_view previous) {
   while (!previous.empty() && (previous.back() == '\r' || previous.back() == ' ' ||
@@ -78,24 +53,44 @@ bool IsHloCut(std::string_view line, std::string_view) {
           line[9] == ',');
 }
 
-// The cuts and what every piece needs to know of the text before it.
-struct Pieces {
-  std::vector<size_t> bounds;        // piece p is text[bounds[p], bounds[p + 1])
-  std::vector<uint32_t> first_line;  // of each piece
-  ParseOptions options;              // what pieces are parsed under
-  size_t count() const { return first_line.size(); }
-  std::string_view text(std::string_view all, size_t p) const {
-    return all.substr(bounds[p], bounds[p + 1] - bounds[p]);
+// `warnings` followed by the pieces' lists, as one parser adding them in
+// that order under `max_warnings` would have left them; false when a tally
+// cannot be placed. A null `warnings` takes nothing.
+bool JoinWarnings(const std::vector<Diagnostic>* warnings, size_t max_warnings,
+                  std::vector<std::vector<Diagnostic>>& lists, std::vector<Diagnostic>* joined) {
+  if (warnings == nullptr) return true;
+  *joined = *warnings;
+  for (std::vector<Diagnostic>& list : lists) {
+    for (Diagnostic& d : list) {
+      if (!MergeWarning(joined, max_warnings, std::move(d))) return false;
+    }
   }
-};
+  return true;
+}
 
-template <typename F>
-Pieces CutPieces(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
-                 F is_cut) {
-  Pieces out;
+// The pieces' graphs in order, numbered as one list.
+std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces) {
+  std::vector<Graph> out;
+  for (std::vector<Graph>& piece : pieces) {
+    for (Graph& g : piece) out.push_back(std::move(g));
+  }
+  for (size_t i = 0; i < out.size(); ++i) out[i].source.record_index = static_cast<uint32_t>(i);
+  return out;
+}
+
+bool AllOk(const std::vector<absl::Status>& status) {
+  return std::all_of(status.begin(), status.end(),
+                     [](const absl::Status& s) { return s.ok(); });
+}
+
+}  // namespace
+
+TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
+                   CutLine is_cut) {
+  TextPieces out;
   size_t pieces =
       std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
-  out.bounds = CutsAt(text, pieces, is_cut);
+  out.bounds = LineCuts(text, pieces, is_cut);
   const size_t n = out.bounds.size();
   out.bounds.push_back(text.size());
   // Line numbers where pieces start: newlines counted piece by piece, at once.
@@ -108,8 +103,6 @@ Pieces CutPieces(std::string_view text, const ParseOptions& options, const TaskR
   }
   out.first_line.assign(n, 1);
   for (size_t p = 1; p < n; ++p) out.first_line[p] = out.first_line[p - 1] + newlines[p - 1];
-  // One more warning than the limit, so a piece lists every warning the
-  // whole list could still have room for before its tally.
   out.options = options;
   if (out.options.max_warnings > 0 &&
       out.options.max_warnings < std::numeric_limits<size_t>::max()) {
@@ -118,33 +111,41 @@ Pieces CutPieces(std::string_view text, const ParseOptions& options, const TaskR
   return out;
 }
 
-bool MergeAll(std::vector<Diagnostic>* into, size_t max_warnings,
-              std::vector<Diagnostic>& list) {
-  for (Diagnostic& d : list) {
-    if (!MergeWarning(into, max_warnings, std::move(d))) return false;
+std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut) {
+  std::vector<size_t> cuts{0};
+  if (pieces < 2) return cuts;
+  const size_t step = text.size() / pieces;
+  for (size_t p = 1; p < pieces; ++p) {
+    size_t at = std::max(p * step, cuts.back() + 1);
+    if (at >= text.size()) break;
+    // Start at the line after `at`; the line before it may decide.
+    size_t nl = text.find('\n', at - 1);
+    if (nl == std::string_view::npos) break;
+    size_t prev_begin = text.rfind('\n', nl == 0 ? 0 : nl - 1);
+    prev_begin = prev_begin == std::string_view::npos || nl == 0 ? 0 : prev_begin + 1;
+    std::string_view previous = text.substr(prev_begin, nl - prev_begin);
+    size_t pos = nl + 1;
+    while (pos < text.size()) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view line = text.substr(pos, end - pos);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (is_cut(line, previous)) break;
+      if (!IsBlankLine(line)) previous = line;
+      pos = end + 1;
+    }
+    if (pos >= text.size()) break;
+    if (pos > cuts.back()) cuts.push_back(pos);
   }
-  return true;
+  return cuts;
 }
-
-bool AllOk(const std::vector<absl::Status>& status) {
-  return std::all_of(status.begin(), status.end(),
-                     [](const absl::Status& s) { return s.ok(); });
-}
-
-void Renumber(std::vector<Graph>* graphs) {
-  for (size_t i = 0; i < graphs->size(); ++i) {
-    (*graphs)[i].source.record_index = static_cast<uint32_t>(i);
-  }
-}
-
-}  // namespace
 
 std::vector<size_t> FxCodeCuts(std::string_view text, size_t pieces) {
-  return CutsAt(text, pieces, IsFxCut);
+  return LineCuts(text, pieces, IsFxCut);
 }
 
 std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces) {
-  return CutsAt(text, pieces, IsHloCut);
+  return LineCuts(text, pieces, IsHloCut);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
@@ -152,7 +153,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        const ParseOptions& options,
                                                        std::vector<Diagnostic>* warnings,
                                                        const TaskRunner& runner) {
-  const Pieces pieces = CutPieces(text, options, runner, IsFxCut);
+  const TextPieces pieces = CutText(text, options, runner, IsFxCut);
   const size_t n = pieces.count();
   if (n < 2 || FxTextIsEmpty(text)) return ParseFxCode(text, source, options, warnings);
   std::vector<FxPiece> parts(n);
@@ -165,32 +166,27 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
   });
   size_t total = 0, outside = 0;
   bool joinable = AllOk(status);
+  std::vector<std::vector<Graph>> graphs(n);
   for (size_t p = 0; p < n; ++p) {
     total += parts[p].graphs.size();
     outside += parts[p].outside;
+    graphs[p] = std::move(parts[p].graphs);
     // A banner names the next top-level graph, which is in a later piece.
     if (p + 1 < n && !parts[p].banner.empty()) joinable = false;
   }
-  std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
-  for (size_t p = 0; joinable && p < n && warnings; ++p) {
-    joinable = MergeAll(&joined, options.max_warnings, piece_warnings[p]);
-  }
+  std::vector<Diagnostic> joined;
   // Errors, an empty dump and the graph limit are reported as the one-piece
   // parse reports them.
-  if (!joinable || total == 0 || total > options.max_graphs) {
+  if (!joinable || total == 0 || total > options.max_graphs ||
+      !JoinWarnings(warnings, options.max_warnings, piece_warnings, &joined)) {
     return ParseFxCode(text, source, options, warnings);
   }
-  std::vector<Graph> graphs;
-  graphs.reserve(total);
-  for (FxPiece& part : parts) {
-    for (Graph& g : part.graphs) graphs.push_back(std::move(g));
-  }
-  Renumber(&graphs);
+  std::vector<Graph> out = JoinGraphs(graphs);
   if (warnings) {
     AddFxOutsideWarning(&joined, options.max_warnings, source, outside);
     *warnings = std::move(joined);
   }
-  return graphs;
+  return out;
 }
 
 absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
@@ -198,7 +194,7 @@ absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
                                                         const ParseOptions& options,
                                                         std::vector<Diagnostic>* warnings,
                                                         const TaskRunner& runner) {
-  const Pieces pieces = CutPieces(text, options, runner, IsHloCut);
+  const TextPieces pieces = CutText(text, options, runner, IsHloCut);
   const size_t n = pieces.count();
   if (n < 2) return ParseHloText(text, source, options, warnings);
   // The one-piece parse outlines every module before it builds any: its
@@ -222,20 +218,14 @@ absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
   });
   size_t total = 0;
   for (const std::vector<Graph>& g : graphs) total += g.size();
-  bool joinable = AllOk(status) && total > 0 && total <= options.max_graphs;
-  std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
-  for (auto* lists : {&outline_warnings, &build_warnings}) {
-    for (size_t p = 0; joinable && p < n && warnings; ++p) {
-      joinable = MergeAll(&joined, options.max_warnings, (*lists)[p]);
-    }
+  outline_warnings.insert(outline_warnings.end(), std::make_move_iterator(build_warnings.begin()),
+                          std::make_move_iterator(build_warnings.end()));
+  std::vector<Diagnostic> joined;
+  if (!AllOk(status) || total == 0 || total > options.max_graphs ||
+      !JoinWarnings(warnings, options.max_warnings, outline_warnings, &joined)) {
+    return ParseHloText(text, source, options, warnings);
   }
-  if (!joinable) return ParseHloText(text, source, options, warnings);
-  std::vector<Graph> out;
-  out.reserve(total);
-  for (std::vector<Graph>& piece : graphs) {
-    for (Graph& g : piece) out.push_back(std::move(g));
-  }
-  Renumber(&out);
+  std::vector<Graph> out = JoinGraphs(graphs);
   if (warnings) *warnings = std::move(joined);
   return out;
 }
