@@ -169,6 +169,12 @@ class GraphBuilder {
     if (!st.ok()) return st;
     size_t n = entry.instructions.size();
     g.nodes.resize(n);
+    // Instruction names are distinct (IndexNames checked): at least n
+    // strings. Views in a power of two, as their own growth would give.
+    g.strings.ReserveLookups(n);
+    size_t views = 1;
+    while (views * 2 <= n + 1) views *= 2;
+    g.strings.Reserve(views);
     std::vector<std::pair<int64_t, uint32_t>> params;
     bool forward_refs = false;
     int64_t root = -1;
