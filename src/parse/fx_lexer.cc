@@ -187,6 +187,9 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
   while (line_ < lines_.size()) {
     const uint32_t li = static_cast<uint32_t>(line_);
     std::string_view s = lines_[line_].text;
+    // The dump was last read whole when it was split into lines, long out
+    // of cache by now: ask for the lines ahead while this one is read.
+    if (line_ + 4 < lines_.size()) __builtin_prefetch(lines_[line_ + 4].text.data());
     ++line_;
     if (depth > 0 && StartsNewBlock(s)) {
       return fail(stack[depth - 1].line, stack[depth - 1].col,
