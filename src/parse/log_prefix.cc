@@ -256,12 +256,23 @@ size_t RankTagLength(std::string_view line) {
   return p;
 }
 
-// True when at least 90% of the non-blank lines start with a rank tag.
-bool RankTaggedFile(std::string_view text) {
+// What one pass over a text tells: whether any line has a log prefix, and
+// else whether at least 90% of the non-blank lines start with a rank tag.
+struct PrefixSurvey {
+  bool any = false;
+  bool rank_tags = false;
+};
+
+PrefixSurvey SurveyPrefixes(std::string_view text) {
+  PrefixSurvey out;
   LineReader lines(text);
   std::string_view line;
   size_t tagged = 0, total = 0;
   while (lines.Next(&line)) {
+    if (LogPrefixLength(line) > 0) {
+      out.any = true;
+      return out;
+    }
     // A loop, not find_first_not_of: that costs one memchr per byte.
     size_t k = 0;
     while (k < line.size() && IsSpace(line[k])) ++k;
@@ -269,7 +280,8 @@ bool RankTaggedFile(std::string_view text) {
     ++total;
     tagged += RankTagLength(line) > 0;
   }
-  return total > 0 && tagged * 10 >= total * 9;
+  out.rank_tags = total > 0 && tagged * 10 >= total * 9;
+  return out;
 }
 
 }  // namespace
@@ -277,12 +289,9 @@ bool RankTaggedFile(std::string_view text) {
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
                                   size_t* stripped_lines) {
   *stripped_lines = 0;
-  LineReader probe(text);
-  std::string_view line;
-  bool any = false;
-  while (!any && probe.Next(&line)) any = LogPrefixLength(line) > 0;
-  bool rank_tags = !any && RankTaggedFile(text);
-  if (!any && !rank_tags) return text;
+  const PrefixSurvey survey = SurveyPrefixes(text);
+  const bool rank_tags = survey.rank_tags;
+  if (!survey.any && !rank_tags) return text;
   storage->clear();
   storage->reserve(text.size());
   size_t pos = 0;
