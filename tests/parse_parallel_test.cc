@@ -4,7 +4,6 @@
 // whole-file parse gives, for every number of pieces: graphs, their sources
 // (lines, record indexes, folded repeats, hashes, names) and warnings.
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "fmt/format.h"
@@ -12,6 +11,7 @@
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
 #include "parse/parse_parallel.h"
+#include "testing/task_runners.h"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -35,17 +35,7 @@ std::string Describe(const absl::StatusOr<std::vector<Graph>>& graphs,
   return out;
 }
 
-// Runs the tasks one after another, in reverse, so no piece can lean on the
-// order pieces finish in.
-TaskRunner Runner(size_t pieces) {
-  TaskRunner runner;
-  runner.pieces = pieces;
-  runner.min_piece_bytes = 1;
-  runner.run = [](size_t n, const std::function<void(size_t)>& task) {
-    for (size_t i = n; i-- > 0;) task(i);
-  };
-  return runner;
-}
+using testing::ReverseRunner;
 
 void ExpectSameForEveryCut(const std::string& text, const ParseOptions& options = {}) {
   std::vector<Diagnostic> whole_warnings;
@@ -54,7 +44,7 @@ void ExpectSameForEveryCut(const std::string& text, const ParseOptions& options 
   for (size_t pieces = 2; pieces <= 24; ++pieces) {
     std::vector<Diagnostic> warnings;
     std::string cut = Describe(
-        ParseSaveFileParallel(text, "s.txt", options, &warnings, Runner(pieces)), warnings);
+        ParseSaveFileParallel(text, "s.txt", options, &warnings, ReverseRunner(pieces)), warnings);
     ASSERT_EQ(cut, whole) << pieces << " pieces";
   }
 }
@@ -175,14 +165,7 @@ TEST(ParseParallelTest, ParseTextParallelOnThreads) {
                            "generated/multi_output/ltc_save.txt"}) {
     text += Read(name);
   }
-  TaskRunner runner;
-  runner.pieces = 6;
-  runner.min_piece_bytes = 1;
-  runner.run = [](size_t n, const std::function<void(size_t)>& task) {
-    std::vector<std::thread> threads;
-    for (size_t i = 0; i < n; ++i) threads.emplace_back([&task, i] { task(i); });
-    for (std::thread& t : threads) t.join();
-  };
+  const TaskRunner runner = testing::ThreadRunner(6);
   absl::StatusOr<ParsedText> whole = ParseText(text, "s.txt");
   absl::StatusOr<ParsedText> cut = ParseTextParallel(text, "s.txt", {}, runner);
   ASSERT_TRUE(whole.ok() && cut.ok());

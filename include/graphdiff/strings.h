@@ -78,6 +78,11 @@ class StringPool {
   // Makes room for `n` strings in all, so that a parser which knows its
   // node count does not regrow the views.
   void Reserve(size_t n) { views_.reserve(n); }
+  // Makes room in the lookup table for `n` distinct interned strings, so
+  // that a parser that knows a lower bound skips the table's first
+  // regrowths (each rehashes every string). A bound, not an estimate: room
+  // beyond what the pool ends up holding is memory for nothing.
+  void ReserveLookups(size_t n) { index_.reserve(n); }
 
  private:
   std::string_view Store(std::string_view s);

@@ -63,9 +63,39 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// The XLA spellings, nearly every dtype of a large HLO dump, by one switch
+// on the bytes instead of the scan over every spelling.
+DType XlaDType(std::string_view text) {
+  if (text.size() < 2 || text.size() > 4) return DType::kUnknown;
+  uint32_t key = 0;
+  for (char c : text) key = key << 8 | static_cast<unsigned char>(c);
+  constexpr auto k = [](const char (&s)[4]) {
+    return static_cast<uint32_t>(s[0]) << 16 | static_cast<uint32_t>(s[1]) << 8 |
+           static_cast<uint32_t>(s[2]);
+  };
+  switch (key) {
+    case k("f32"): return DType::kF32;
+    case k("s64"): return DType::kS64;
+    case k("s32"): return DType::kS32;
+    case k("f16"): return DType::kF16;
+    case k("f64"): return DType::kF64;
+    case k("u32"): return DType::kU32;
+    case k("s16"): return DType::kS16;
+    case k("u16"): return DType::kU16;
+    case k("u64"): return DType::kU64;
+    case k("c64"): return DType::kC64;
+    case 0x7072'6564u: return DType::kBool;  // "pred"
+    case 0x6266'3136u: return DType::kBF16;  // "bf16"
+    case 0x7538u: return DType::kU8;          // "u8"
+    case 0x7338u: return DType::kS8;          // "s8"
+    default: return DType::kUnknown;
+  }
+}
+
 }  // namespace
 
 DType ParseDType(std::string_view text) {
+  if (DType d = XlaDType(text); d != DType::kUnknown) return d;
   text = Trim(text);
   if (text.substr(0, 6) == "torch.") text.remove_prefix(6);
   for (const DTypeSpelling& s : kSpellings) {

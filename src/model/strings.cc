@@ -72,8 +72,10 @@ size_t StringViewHash::operator()(std::string_view s) const noexcept {
     n -= 8;
   }
   if (n > 0) {
+    // The tail byte by byte, little-endian as a memcpy into `w` would put
+    // it: a memcpy of variable length is a library call.
     uint64_t w = 0;
-    std::memcpy(&w, p, n);
+    for (size_t i = 0; i < n; ++i) w |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
     h = (h ^ w) * 0x94d049bb133111ebULL;
     h ^= h >> 29;
   }
@@ -92,13 +94,15 @@ StrId StringPool::Add(std::string_view s) {
 
 StrId StringPool::Intern(std::string_view s) {
   if (s.empty()) return StrId{};
-  auto it = index_.find(s);
-  if (it != index_.end()) return StrId{it->second};
-  std::string_view stored = Store(s);
-  uint32_t id = static_cast<uint32_t>(views_.size());
-  views_.push_back(stored);
-  index_.emplace(stored, id);
-  return StrId{id};
+  // One hash and one probe for a new string too (find, then emplace, hashed
+  // it twice); the key is the stored copy, equal to `s`.
+  auto it = index_.lazy_emplace(s, [&](const auto& construct) {
+    std::string_view stored = Store(s);
+    uint32_t id = static_cast<uint32_t>(views_.size());
+    views_.push_back(stored);
+    construct(stored, id);
+  });
+  return StrId{it->second};
 }
 
 size_t StringPool::MemoryBytes() const {

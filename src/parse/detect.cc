@@ -125,7 +125,8 @@ DumpFormat DetectFormat(std::string_view text) {
 
 namespace {
 
-// ParseText; save files are parsed on `runner`'s threads when it is given.
+// ParseText; save files, FX and HLO dumps are parsed on `runner`'s threads
+// when it is given.
 absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
                                  const ParseOptions& options, const TaskRunner* runner) {
   ParsedText out;
@@ -166,13 +167,17 @@ absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
       break;
     }
     case DumpFormat::kFxCode: {
-      absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, source, options, w);
+      absl::StatusOr<std::vector<Graph>> gs =
+          runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner)
+                            : ParseFxCode(text, source, options, w);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
       break;
     }
     case DumpFormat::kHloText: {
-      absl::StatusOr<std::vector<Graph>> gs = ParseHloText(text, source, options, w);
+      absl::StatusOr<std::vector<Graph>> gs =
+          runner != nullptr ? ParseHloTextParallel(text, source, options, w, *runner)
+                            : ParseHloText(text, source, options, w);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
       break;

@@ -23,6 +23,7 @@
 #include "parse/fx_code.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -65,16 +66,6 @@ bool IsOpTok(const FxToken& t, std::string_view op) {
   return true;
 }
 
-bool IsKeywordStatement(std::string_view w) {
-  static constexpr std::string_view kWords[] = {
-      "pass", "del", "assert", "import", "from", "if", "elif", "else", "for",
-      "while", "with", "try", "except", "finally", "raise", "global",
-      "nonlocal", "def", "class", "break", "continue", "yield", "async", "await"};
-  for (std::string_view k : kWords) {
-    if (k == w) return true;
-  }
-  return false;
-}
 
 // The text of a string literal without prefix and quotes.
 std::string_view StringContents(std::string_view lit) {
@@ -108,6 +99,7 @@ class FxBuilder {
 
   absl::Status ParseDef(size_t def_index);
   absl::Status Statement(size_t begin);
+  bool OnlyFreesNames(size_t begin) const;
   absl::Status Assign(size_t target_expr, uint32_t annotation, uint32_t value);
   absl::Status AugAssign(uint32_t target, std::string_view symbol, uint32_t value);
   absl::Status Return(size_t pos);
@@ -133,6 +125,9 @@ class FxBuilder {
   std::string_view SourceSpan(uint32_t first, uint32_t last);
   uint32_t NewNode(std::string_view name, NodeKind kind, std::string_view op,
                    std::string_view raw_op, std::string_view overload, uint32_t line);
+  // The same with op, raw op and overload already interned.
+  uint32_t NewNode(std::string_view name, NodeKind kind, const std::array<StrId, 3>& op,
+                   uint32_t line);
   StrId ArgKey(size_t n);
   void SetProjection(ValueRef ref, const TensorType* type);
   absl::Status ErrorAt(size_t token, std::string_view message);
@@ -153,6 +148,8 @@ class FxBuilder {
   std::vector<FxToken> toks_, comments_;
   std::vector<FxExpr> arena_;
   absl::flat_hash_map<std::string_view, ValueRef, NameHash> names_;
+  // Interned op, raw op and overload of a function callee, by its text.
+  absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
   std::vector<Param> params_;
   std::vector<Pending> pending_types_;
   bool params_done_ = false;
@@ -163,6 +160,7 @@ class FxBuilder {
   uint32_t def_indent_ = 0;
   uint32_t last_line_ = 0;
   std::vector<StrId> arg_keys_;
+  std::string_view parts_[16];  // EvaluateCall's dotted callee
   StrId target_key_;
   // Positions of value references inside the argument being rendered.
   std::vector<std::pair<uint32_t, uint32_t>> refs_;  // token index, operand
@@ -197,7 +195,7 @@ StrId FxBuilder::ArgKey(size_t n) {
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_view op,
                             std::string_view raw_op, std::string_view overload,
                             uint32_t line) {
-  Node n;
+  Node& n = g_.nodes.emplace_back();
   n.name = g_.intern(name);
   n.kind = kind;
   n.op = g_.intern(op);
@@ -205,7 +203,19 @@ uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_vi
   n.overload = g_.intern(overload);
   n.line = line;
   n.frame = frame_;
-  g_.nodes.push_back(std::move(n));
+  return static_cast<uint32_t>(g_.nodes.size() - 1);
+}
+
+uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind,
+                            const std::array<StrId, 3>& op, uint32_t line) {
+  Node& n = g_.nodes.emplace_back();
+  n.name = g_.intern(name);
+  n.kind = kind;
+  n.op = op[0];
+  n.raw_op = op[1];
+  n.overload = op[2];
+  n.line = line;
+  n.frame = frame_;
   return static_cast<uint32_t>(g_.nodes.size() - 1);
 }
 
@@ -327,17 +337,20 @@ bool FxBuilder::ModulePath(uint32_t e, std::string* path) {
 
 bool FxBuilder::DottedParts(uint32_t e, std::string_view* parts, size_t* n) {
   constexpr size_t kMaxParts = 16;
-  size_t count = 0;
-  std::string_view rev[kMaxParts];
+  // Counted first, then filled from the back: no reversed copy.
+  size_t count = 1;
   uint32_t cur = e;
   while (arena_[cur].kind == FxExprKind::kAttribute) {
-    if (count == kMaxParts - 1) return false;
-    rev[count++] = arena_[cur].text;
+    if (count == kMaxParts) return false;
+    ++count;
     cur = arena_[cur].a;
   }
   if (arena_[cur].kind != FxExprKind::kName) return false;
-  rev[count++] = arena_[cur].text;
-  for (size_t i = 0; i < count; ++i) parts[i] = rev[count - 1 - i];
+  size_t k = count;
+  for (cur = e; arena_[cur].kind == FxExprKind::kAttribute; cur = arena_[cur].a) {
+    parts[--k] = arena_[cur].text;
+  }
+  parts[0] = arena_[cur].text;
   *n = count;
   return true;
 }
@@ -528,31 +541,35 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
 }
 
 absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
-  def_indent_ = FxIndent(lines_[def_index].text);
+  def_indent_ = lines_[def_index].indent;
   absl::Status s = ParseDef(def_index);
   if (!s.ok()) return s;
   g_.source.first_line = lines_[def_index].number;
   // One node per body line is the common case: reserve once instead of
-  // moving every Node through repeated vector growth.
+  // moving every Node through repeated vector growth. Blank and comment
+  // lines make none, and reserving for them was a sixth of the nodes' memory.
   size_t body_lines = 0;
   for (size_t j = def_index + 1; j < lines_.size(); ++j) {
-    std::string_view t = lines_[j].text;
-    if (!FxIsBlank(t) && FxIndent(t) <= def_indent_) break;
-    ++body_lines;
+    const FxLine& l = lines_[j];
+    if (l.blank) continue;
+    if (l.indent <= def_indent_) break;
+    body_lines += l.text[l.indent] != '#';
   }
   g_.nodes.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
+  // Every node binds a name: growing the table rehashes all of them.
+  names_.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
   last_line_ = lines_[def_index].number;
   target_key_ = g_.intern("target");
   FxLexError lex;
   while (!lexer_.done()) {
     const FxLine& line = lines_[lexer_.line_index()];
-    if (FxIsBlank(line.text)) {
+    if (line.blank) {
       lexer_.set_line_index(lexer_.line_index() + 1);
       continue;
     }
-    if (FxIndent(line.text) <= def_indent_) break;
+    if (line.indent <= def_indent_) break;
     // `...` (or `... 120 more lines`): whoever pasted the code left lines out.
-    if (std::string_view t = line.text.substr(FxIndent(line.text)); t.substr(0, 3) == "...") {
+    if (std::string_view t = line.text.substr(line.indent); t.substr(0, 3) == "...") {
       if (elisions_++ == 0) first_elision_ = line.number;
       g_.partial = true;
       last_line_ = line.number;
@@ -578,23 +595,14 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
       }
       continue;
     }
-    // Simple statements separated by ';' (brackets are balanced here).
+    // Simple statements separated by ';' outside brackets.
+    const std::vector<uint32_t>& semicolons = lexer_.semicolons();
     size_t begin = 0;
-    while (begin + 1 < toks_.size()) {
+    for (size_t k = 0; begin + 1 < toks_.size(); ++k) {
       arena_.clear();
       s = Statement(begin);
       if (!s.ok()) return s;
-      int depth = 0;
-      size_t end = begin;
-      for (; end + 1 < toks_.size(); ++end) {
-        const FxToken& t = toks_[end];
-        if (t.kind != FxTok::kOp) continue;
-        char c = t.text[0];
-        if (t.text.size() == 1 && (c == '(' || c == '[' || c == '{')) ++depth;
-        if (t.text.size() == 1 && (c == ')' || c == ']' || c == '}')) --depth;
-        if (depth == 0 && c == ';') break;
-      }
-      begin = end + 1;
+      begin = (k < semicolons.size() ? semicolons[k] : toks_.size() - 1) + 1;
     }
     if (g_.nodes.size() > ctx_.options->max_nodes_per_graph) {
       return ErrorAt(0, "graph exceeds the limit of " +
@@ -602,6 +610,9 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
     }
   }
   MaterializeParams();
+  // Lines that bind a projection (`getitem = bn[0]`) reserved a node they
+  // did not make: past an eighth of the graph, give the room back.
+  if (g_.nodes.capacity() - g_.nodes.size() > g_.nodes.size() / 8) g_.nodes.shrink_to_fit();
   g_.source.last_line = last_line_;
   if (elisions_ > 0) {
     AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source, first_elision_, 1,
@@ -626,11 +637,29 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   return absl::OkStatus();
 }
 
+// `a = b = None`, which FX prints after nearly every node to free names:
+// it changes nothing, and the statement parser would answer it without a
+// warning (no keyword, nothing the expression parser refuses).
+bool FxBuilder::OnlyFreesNames(size_t begin) const {
+  auto plain = [](const FxToken& t) {
+    return t.kind == FxTok::kName && t.text != "lambda" && t.text != "not" &&
+           t.text != "yield" && t.text != "await" && t.text != "Ellipsis";
+  };
+  const FxToken& first = toks_[begin];
+  if (!plain(first) || first.text == "return" || FxIsStatementKeyword(first.text)) return false;
+  size_t i = begin;
+  while (plain(toks_[i]) && IsOpTok(toks_[i + 1], "=")) i += 2;
+  if (i == begin || toks_[i].kind != FxTok::kName || toks_[i].text != "None") return false;
+  const FxToken& end = toks_[i + 1];
+  return end.kind == FxTok::kNewline || IsOpTok(end, ";");
+}
+
 absl::Status FxBuilder::Statement(size_t begin) {
+  if (OnlyFreesNames(begin)) return absl::OkStatus();
   const FxToken& first = toks_[begin];
   if (first.kind == FxTok::kName) {
     if (first.text == "return") return Return(begin + 1);
-    if (IsKeywordStatement(first.text)) {
+    if (FxIsStatementKeyword(first.text)) {
       Warn(begin, "skipped '" + std::string(first.text) + "' statement (not FX code)");
       return absl::OkStatus();
     }
@@ -774,8 +803,11 @@ absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
 absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t value) {
   const FxExpr& tgt = arena_[target];
   const FxExpr& val = arena_[value];
-  if (val.kind == FxExprKind::kCall && (tgt.kind == FxExprKind::kTuple ||
-                                        tgt.kind == FxExprKind::kName)) {
+  // The callee's last name is its outermost node's: asked first, so that a
+  // call of anything else costs no walk.
+  if (val.kind == FxExprKind::kCall &&
+      (tgt.kind == FxExprKind::kTuple || tgt.kind == FxExprKind::kName) &&
+      arena_[val.a].text == "tree_flatten_spec") {
     std::string_view parts[16];
     size_t n = 0;
     if (DottedParts(val.a, parts, &n) && parts[n - 1] == "tree_flatten_spec" &&
@@ -975,9 +1007,14 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   uint32_t n = kNoNode;
   size_t arg_index = 0;
   path_.clear();
-  std::string_view parts[16];
+  std::string_view* parts = parts_;  // a member: a local array is zeroed per call
   size_t nparts = 0;
-  if (!(callee.kind == FxExprKind::kName && callee.text == "self") &&
+  // Only a path rooted at `self` (or a getattr call) names a module: a
+  // function such as torch.ops.aten.mm is told apart without ModulePath.
+  uint32_t root = call.a;
+  while (arena_[root].kind == FxExprKind::kAttribute) root = arena_[root].a;
+  const bool maybe_module = arena_[root].kind != FxExprKind::kName || arena_[root].text == "self";
+  if (!(callee.kind == FxExprKind::kName && callee.text == "self") && maybe_module &&
       ModulePath(call.a, &path_)) {
     scratch_.assign("module::").append(path_);
     n = NewNode(name, NodeKind::kModuleCall, scratch_, SourceSpan(callee.first, callee.last),
@@ -985,10 +1022,23 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
     g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.find(parts[0]) == names_.end())) {
-    std::string_view overload;
-    FxFunctionOp(parts, nparts, &scratch_, &overload);
-    n = NewNode(name, NodeKind::kOp, scratch_, SourceSpan(callee.first, callee.last),
-                overload, line);
+    // A graph calls few distinct functions many times: their op, raw op
+    // and overload are interned once, keyed by the callee's text (a view
+    // into the dump, so only for a callee on one line).
+    const bool one_line = toks_[callee.first].line == toks_[callee.last - 1].line;
+    std::string_view text = one_line ? SourceSpan(callee.first, callee.last) : std::string_view();
+    auto cached = one_line ? callee_ops_.find(text) : callee_ops_.end();
+    if (cached != callee_ops_.end()) {
+      n = NewNode(name, NodeKind::kOp, cached->second, line);
+    } else {
+      std::string_view overload;
+      FxFunctionOp(parts, nparts, &scratch_, &overload);
+      n = NewNode(name, NodeKind::kOp, scratch_, SourceSpan(callee.first, callee.last),
+                  overload, line);
+      const Node& node = g_.nodes[n];
+      if (one_line) callee_ops_.emplace(text, std::array<StrId, 3>{node.op, node.raw_op,
+                                                                   node.overload});
+    }
   } else if (callee.kind == FxExprKind::kAttribute) {
     // A method of a value: `relu.mean([2, 3])`.
     scratch_.assign("aten::").append(callee.text);

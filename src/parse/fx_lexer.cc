@@ -10,49 +10,50 @@ namespace {
 // also bounds the recursion of the expression parser.
 constexpr size_t kMaxDepth = 200;
 
-bool IsNameStart(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-bool IsNameChar(unsigned char c) {
-  return IsNameStart(c) || (c >= '0' && c <= '9');
-}
-bool IsDigit(unsigned char c) { return c >= '0' && c <= '9'; }
+// Byte classes by table lookup: the tokenizer asks for every byte of a
+// dump, and chains of range compares were a measurable share of parsing.
+enum : uint8_t { kNameStart = 1, kDigit = 2, kNameChar = kNameStart | kDigit };
+struct ByteClasses {
+  uint8_t of[256] = {};
+  constexpr ByteClasses() {
+    for (int c = 'a'; c <= 'z'; ++c) of[c] = kNameStart;
+    for (int c = 'A'; c <= 'Z'; ++c) of[c] = kNameStart;
+    of[static_cast<unsigned char>('_')] = kNameStart;
+    for (int c = '0'; c <= '9'; ++c) of[c] = kDigit;
+  }
+};
+constexpr ByteClasses kClasses;
+
+bool IsNameStart(unsigned char c) { return kClasses.of[c] & kNameStart; }
+bool IsNameChar(unsigned char c) { return kClasses.of[c] != 0; }
+bool IsDigit(unsigned char c) { return kClasses.of[c] & kDigit; }
 
 char OpenerOf(char close) {
   return close == ')' ? '(' : close == ']' ? '[' : '{';
 }
 
-// Length of the operator at the start of `s` (longest match), 0 if none.
+// Length of the operator at the start of `s` (longest match), 0 if none:
+// `**=` `//=` `>>=` `<<=` `...`, then `**` `//` `<<` `>>` `<=` `>=` `==` `!=`
+// `->` and the augmented `X=`, then single characters. One switch on the
+// first byte instead of scanning the operator tables.
 size_t OperatorLength(std::string_view s) {
-  static constexpr std::string_view kThree[] = {"**=", "//=", ">>=", "<<=", "..."};
-  static constexpr std::string_view kTwo[] = {
-      "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "->", "+=", "-=",
-      "*=", "/=", "%=", "@=", "&=", "|=", "^=", ":="};
-  // Brackets and commas, most of an FX line's punctuation, start no longer
-  // operator: answer them before the table scans.
+  const char c1 = s.size() > 1 ? s[1] : '\0';
+  const char c2 = s.size() > 2 ? s[2] : '\0';
   switch (s[0]) {
     case ',': case '(': case ')': case '[': case ']': case '{': case '}':
     case ';': case '~':
       return 1;
-    default:
-      break;
-  }
-  if (s.size() >= 3) {
-    for (std::string_view op : kThree) {
-      if (s.compare(0, 3, op) == 0) return 3;
-    }
-  }
-  if (s.size() >= 2) {
-    for (std::string_view op : kTwo) {
-      if (s[0] == op[0] && s[1] == op[1]) return 2;
-    }
-  }
-  switch (s[0]) {
-    case '+': case '-': case '*': case '/': case '%': case '@': case '&':
-    case '|': case '^': case '~': case '<': case '>': case '=': case '.':
-    case ',': case ':': case ';': case '(': case ')': case '[': case ']':
-    case '{': case '}':
-      return 1;
+    case '.':
+      return c1 == '.' && c2 == '.' ? 3 : 1;
+    case '*': case '/': case '<': case '>':
+      if (c1 == s[0]) return c2 == '=' ? 3 : 2;  // ** // << >> and their X=
+      return c1 == '=' ? 2 : 1;
+    case '-':
+      return c1 == '>' || c1 == '=' ? 2 : 1;
+    case '!':
+      return c1 == '=' ? 2 : 0;
+    case '=': case '+': case '%': case '@': case '&': case '|': case '^': case ':':
+      return c1 == '=' ? 2 : 1;
     default:
       return 0;
   }
@@ -105,6 +106,59 @@ bool FxIsBlank(std::string_view text) {
   return true;
 }
 
+bool FxIsStatementKeyword(std::string_view w) {
+  // Every statement starts with a name: compare only the keywords of its
+  // length.
+  switch (w.size()) {
+    case 2: return w == "if";
+    case 3: return w == "del" || w == "for" || w == "try" || w == "def";
+    case 4: return w == "pass" || w == "from" || w == "elif" || w == "else" || w == "with";
+    case 5:
+      return w == "while" || w == "raise" || w == "class" || w == "break" || w == "yield" ||
+             w == "async" || w == "await";
+    case 6: return w == "assert" || w == "import" || w == "except" || w == "global";
+    case 7: return w == "finally";
+    case 8: return w == "nonlocal" || w == "continue";
+    default: return false;
+  }
+}
+
+namespace {
+
+// A name that may be the target or the value of a name-freeing statement:
+// the expression parser reads it as a plain name (see OnlyFreesNames in
+// fx_code.cc), not a keyword it refuses or a number.
+bool PlainName(std::string_view name) {
+  return name != "lambda" && name != "not" && name != "yield" && name != "await" &&
+         name != "Ellipsis" && name != "inf" && name != "nan";
+}
+
+// True when p[0, n) is nothing but `a = b = None` (blanks around): the
+// statement FX prints after nearly every node to free names. It makes no
+// node and no warning, so the tokens it would need are not made.
+bool FreesNamesToEnd(const char* p, size_t n) {
+  size_t i = 0;
+  auto blanks = [&] {
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\f' || p[i] == '\r')) ++i;
+  };
+  size_t targets = 0;
+  for (;;) {
+    blanks();
+    if (i >= n || !IsNameStart(static_cast<unsigned char>(p[i]))) return false;
+    const size_t begin = i++;
+    while (i < n && IsNameChar(static_cast<unsigned char>(p[i]))) ++i;
+    const std::string_view name(p + begin, i - begin);
+    blanks();
+    if (i >= n) return targets > 0 && name == "None";
+    if (p[i] != '=' || (i + 1 < n && p[i + 1] == '=') || !PlainName(name)) return false;
+    if (targets == 0 && (name == "return" || FxIsStatementKeyword(name))) return false;
+    ++targets;
+    ++i;
+  }
+}
+
+}  // namespace
+
 uint32_t FxIndent(std::string_view text) {
   uint32_t i = 0;
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
@@ -116,6 +170,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                               FxLexError* error) {
   code->clear();
   comments->clear();
+  semicolons_.clear();
   struct Open {
     char close;
     uint32_t line, col;
@@ -132,6 +187,9 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
   while (line_ < lines_.size()) {
     const uint32_t li = static_cast<uint32_t>(line_);
     std::string_view s = lines_[line_].text;
+    // The dump was last read whole when it was split into lines, long out
+    // of cache by now: ask for the lines ahead while this one is read.
+    if (line_ + 4 < lines_.size()) __builtin_prefetch(lines_[line_ + 4].text.data());
     ++line_;
     if (depth > 0 && StartsNewBlock(s)) {
       return fail(stack[depth - 1].line, stack[depth - 1].col,
@@ -141,24 +199,88 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
     size_t i = 0;
     bool continued = false;
     space = true;
-    while (i < s.size()) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
+    const char* const p = s.data();
+    const size_t n = s.size();
+    while (i < n) {
+      const unsigned char c = static_cast<unsigned char>(p[i]);
+      if (IsNameStart(c)) {
+        // Names are most tokens: scanned first, without the checks below.
+        size_t j = i + 1;
+        while (j < n && IsNameChar(p[j])) ++j;
+        if (j < n && (p[j] == '\'' || p[j] == '"') && j - i <= 2) goto general;
+        FxToken& tok = code->emplace_back();
+        tok.space_before = space;
+        tok.line = li;
+        tok.col = static_cast<uint32_t>(i);
+        tok.text = std::string_view(p + i, j - i);
+        tok.kind = (tok.text == "inf" || tok.text == "nan") ? FxTok::kNumber : FxTok::kName;
+        space = false;
+        i = j;
+        continue;
+      }
       if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
         space = true;
         ++i;
         continue;
       }
-      FxToken tok;
-      tok.space_before = space;
-      tok.line = li;
-      tok.col = static_cast<uint32_t>(i);
+      // The one-byte punctuation between names (`.`, `,`, brackets, `=`),
+      // as the general path below would read it; anything unusual (a
+      // bracket that does not match, `..`, `==`) is left to that path.
+      {
+        const char next = i + 1 < n ? p[i + 1] : '\0';
+        bool punct = false;
+        switch (c) {
+          case ',':
+            punct = true;
+            break;
+          case '.':
+            punct = IsNameStart(static_cast<unsigned char>(next));
+            break;
+          case '=':
+            punct = next != '=';
+            break;
+          case '(': case '[':
+            if (depth < kMaxDepth) {
+              stack[depth++] = {c == '(' ? ')' : ']', li, static_cast<uint32_t>(i)};
+              punct = true;
+            }
+            break;
+          case ')': case ']':
+            if (depth > 0 && stack[depth - 1].close == static_cast<char>(c)) {
+              --depth;
+              punct = true;
+            }
+            break;
+          default:
+            break;
+        }
+        if (punct) {
+          FxToken& tok = code->emplace_back();
+          tok.kind = FxTok::kOp;
+          tok.space_before = space;
+          tok.line = li;
+          tok.col = static_cast<uint32_t>(i);
+          tok.text = std::string_view(p + i, 1);
+          space = false;
+          ++i;
+          continue;
+        }
+      }
+    general:
+      // Tokens are filled in place (see the names above): copying a local
+      // whose fields were just stored stalls on store forwarding.
+      const bool space_before = space;
       space = false;
       if (c == '#') {
+        FxToken& tok = comments->emplace_back();
+        tok.space_before = space_before;
+        tok.line = li;
+        tok.col = static_cast<uint32_t>(i);
         tok.kind = FxTok::kComment;
         tok.text = s.substr(i);
-        comments->push_back(tok);
         break;
       }
+      FxTok kind = FxTok::kEnd;
       if (c == '\\' && i + 1 == s.size()) {  // explicit line continuation
         continued = true;
         break;
@@ -178,9 +300,9 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
           if (prefix) goto string_literal;
         }
         std::string_view name = s.substr(i, len);
-        tok.kind = (name == "inf" || name == "nan") ? FxTok::kNumber : FxTok::kName;
+        kind = (name == "inf" || name == "nan") ? FxTok::kNumber : FxTok::kName;
       } else if (IsDigit(c) || (c == '.' && i + 1 < s.size() && IsDigit(s[i + 1]))) {
-        tok.kind = FxTok::kNumber;
+        kind = FxTok::kNumber;
         len = NumberLength(s.substr(i));
       } else if (c == '\'' || c == '"') {
       string_literal:
@@ -209,10 +331,10 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
           ++j;
         }
         if (!closed) return fail(li, static_cast<uint32_t>(i), "unterminated string");
-        tok.kind = FxTok::kString;
+        kind = FxTok::kString;
         len = j - i;
       } else if ((len = OperatorLength(s.substr(i))) > 0) {
-        tok.kind = FxTok::kOp;
+        kind = FxTok::kOp;
         if (c == '(' || c == '[' || c == '{') {
           if (depth == kMaxDepth) {
             return fail(li, static_cast<uint32_t>(i), "brackets nested too deeply");
@@ -225,6 +347,18 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                         std::string("unbalanced '") + static_cast<char>(c) + "'");
           }
           --depth;
+        } else if (c == ';' && depth == 0) {
+          semicolons_.push_back(static_cast<uint32_t>(code->size()));
+          if (FreesNamesToEnd(p + i + 1, n - i - 1)) {
+            FxToken& tok = code->emplace_back();
+            tok.kind = FxTok::kOp;
+            tok.space_before = space_before;
+            tok.line = li;
+            tok.col = static_cast<uint32_t>(i);
+            tok.text = s.substr(i, 1);
+            i = n;
+            continue;
+          }
         }
       } else {
         return fail(li, static_cast<uint32_t>(i),
@@ -232,16 +366,19 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                                           : std::string("unexpected character '") +
                                                 static_cast<char>(c) + "'");
       }
+      FxToken& tok = code->emplace_back();
+      tok.kind = kind;
+      tok.space_before = space_before;
+      tok.line = li;
+      tok.col = static_cast<uint32_t>(i);
       tok.text = s.substr(i, len);
-      code->push_back(tok);
       i += len;
     }
     if (depth == 0 && !continued) {
-      FxToken nl;
+      FxToken& nl = code->emplace_back();
       nl.kind = FxTok::kNewline;
       nl.line = li;
       nl.col = static_cast<uint32_t>(s.size());
-      code->push_back(nl);
       return true;
     }
   }

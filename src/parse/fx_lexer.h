@@ -22,6 +22,9 @@ struct FxLine {
   std::string_view full;    // the whole line as written, for error carets
   uint32_t number = 0;      // 1-based line number in the whole dump
   uint32_t prefix_len = 0;  // bytes of `full` before `text`
+  // FxIndent(text) and FxIsBlank(text), asked of every line several times.
+  uint32_t indent = 0;
+  bool blank = false;
 };
 
 enum class FxTok : uint8_t {
@@ -60,6 +63,9 @@ class FxLexer {
   // unbalanced brackets or bytes Python does not allow outside strings.
   bool NextLogicalLine(std::vector<FxToken>* code,
                        std::vector<FxToken>* comments, FxLexError* error);
+  // Indexes into `code` of the `;` tokens outside brackets of the logical
+  // line last read: where its simple statements end.
+  const std::vector<uint32_t>& semicolons() const { return semicolons_; }
 
   size_t line_index() const { return line_; }
   void set_line_index(size_t line) { line_ = line; }
@@ -68,8 +74,12 @@ class FxLexer {
  private:
   const std::vector<FxLine>& lines_;
   size_t line_ = 0;
+  std::vector<uint32_t> semicolons_;
 };
 
+// True for the keywords that start a statement FX code never holds (`if`,
+// `import`, `del`, ...).
+bool FxIsStatementKeyword(std::string_view word);
 // True for a line (code part) that holds nothing but spaces and tabs.
 bool FxIsBlank(std::string_view text);
 // Leading spaces and tabs (a tab counts as one column, as FX never mixes).

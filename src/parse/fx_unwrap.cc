@@ -76,13 +76,13 @@ size_t FxLogPrefixLength(std::string_view line) {
   return 0;
 }
 
-std::vector<FxLine> SplitFxLines(std::string_view text) {
+std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
   std::vector<FxLine> lines;
   lines.reserve(text.size() / 48 + 1);
-  LineReader reader(text);
+  LineReader reader(text, first_line);
   std::string_view line;
   while (reader.Next(&line)) {
-    FxLine l;
+    FxLine& l = lines.emplace_back();  // in place: see fx_lexer.cc
     l.full = line;
     l.number = reader.line_number();
     l.prefix_len = static_cast<uint32_t>(
@@ -90,7 +90,8 @@ std::vector<FxLine> SplitFxLines(std::string_view text) {
             ? FxLogPrefixLength(line)
             : 0);
     l.text = line.substr(l.prefix_len);
-    lines.push_back(l);
+    l.indent = FxIndent(l.text);
+    l.blank = FxIsBlank(l.text);
   }
   return lines;
 }
@@ -123,31 +124,27 @@ std::string_view FxClassName(std::string_view line) {
   return line.substr(begin, end - begin);
 }
 
-absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
-                                               std::string_view source,
-                                               const ParseOptions& options,
-                                               std::vector<Diagnostic>* warnings) {
-  if (FxIsBlank(text) || text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return ParseError(source, text, 0, "empty text: expected an FX graph");
-  }
-  const std::vector<FxLine> lines = SplitFxLines(text);
+absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
+                          const ParseOptions& options, std::vector<Diagnostic>* warnings,
+                          FxPiece* piece) {
+  const std::vector<FxLine> lines = SplitFxLines(text, first_line);
   FxParseContext ctx{source, &options, warnings};
   struct Class {
     uint32_t indent;
     std::string_view name;
   };
   std::vector<Class> classes;
-  std::string_view banner;
-  std::vector<Graph> graphs;
-  size_t outside = 0;  // non-blank lines that are not graph code
+  std::string_view& banner = piece->banner;
+  std::vector<Graph>& graphs = piece->graphs;
+  size_t& outside = piece->outside;  // non-blank lines that are not graph code
   size_t i = 0;
   while (i < lines.size()) {
     std::string_view t = lines[i].text;
-    if (FxIsBlank(t)) {
+    if (lines[i].blank) {
       ++i;
       continue;
     }
-    const uint32_t indent = FxIndent(t);
+    const uint32_t indent = lines[i].indent;
     std::string_view body = t.substr(indent);
     std::string_view name = FxBannerName(body);
     if (!name.empty()) {
@@ -172,7 +169,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
     if (fn.substr(0, 7) != "forward" || fn.size() < 8 || (fn[7] != '(' && fn[7] != ' ')) {
       size_t j = i + 1;  // another method (`__init__`): skip its body
       while (j < lines.size() &&
-             (FxIsBlank(lines[j].text) || FxIndent(lines[j].text) > indent)) {
+             (lines[j].blank || lines[j].indent > indent)) {
         ++j;
       }
       outside += j - i;
@@ -208,17 +205,40 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
     graphs.push_back(std::move(g));
     i = next > i ? next : i + 1;
   }
-  if (graphs.empty()) {
-    return ParseError(source, text, 0, "no FX graph found (expected `def forward(`)");
+  return absl::OkStatus();
+}
+
+bool FxTextIsEmpty(std::string_view text) {
+  return FxIsBlank(text) || text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+absl::Status FxNoGraphError(std::string_view source, std::string_view text) {
+  return ParseError(source, text, 0, "no FX graph found (expected `def forward(`)");
+}
+
+void AddFxOutsideWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
+                         std::string_view source, size_t outside) {
+  if (outside == 0) return;
+  // Expected in a log, but never silent: say how much was not graph code.
+  AddWarning(warnings, max_warnings, source, 0, 0,
+             fmt::format("{} line{} outside the graph code skipped (log text, imports, "
+                         "other methods)",
+                         outside, outside == 1 ? "" : "s"));
+}
+
+absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
+                                               std::string_view source,
+                                               const ParseOptions& options,
+                                               std::vector<Diagnostic>* warnings) {
+  if (FxTextIsEmpty(text)) {
+    return ParseError(source, text, 0, "empty text: expected an FX graph");
   }
-  if (outside > 0) {
-    // Expected in a log, but never silent: say how much was not graph code.
-    AddWarning(warnings, options.max_warnings, source, 0, 0,
-               fmt::format("{} line{} outside the graph code skipped (log text, imports, "
-                           "other methods)",
-                           outside, outside == 1 ? "" : "s"));
-  }
-  return graphs;
+  FxPiece piece;
+  absl::Status s = ParseFxPiece(text, 1, source, options, warnings, &piece);
+  if (!s.ok()) return s;
+  if (piece.graphs.empty()) return FxNoGraphError(source, text);
+  AddFxOutsideWarning(warnings, options.max_warnings, source, piece.outside);
+  return std::move(piece.graphs);
 }
 
 }  // namespace graphdiff

@@ -12,6 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "graphdiff/graph.h"
+#include "graphdiff/parse.h"
 #include "parse/fx_lexer.h"
 
 namespace graphdiff {
@@ -23,8 +26,9 @@ namespace graphdiff {
 // after it; 0 when the line has none.
 size_t FxLogPrefixLength(std::string_view line);
 
-// Splits `text` into lines with prefixes removed (CRLF tolerated).
-std::vector<FxLine> SplitFxLines(std::string_view text);
+// Splits `text` into lines with prefixes removed (CRLF tolerated); the first
+// line is numbered `first_line`.
+std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line = 1);
 
 // `===== NAME =====` -> NAME; empty when the line is not a banner.
 std::string_view FxBannerName(std::string_view line);
@@ -32,6 +36,27 @@ std::string_view FxBannerName(std::string_view line);
 // `[path ]class NAME(...):` -> NAME (`GraphModule`, `<lambda>`); empty when
 // the line does not declare a class.
 std::string_view FxClassName(std::string_view line);
+
+// What ParseFxPiece leaves: the graphs of a stretch of the dump, its lines
+// outside graph code, and a banner no graph has taken yet (it names the next
+// top-level graph, which may be in the stretch after).
+struct FxPiece {
+  std::vector<Graph> graphs;
+  size_t outside = 0;
+  std::string_view banner;
+};
+
+// The loop of ParseFxCode over `text`, whose first line is `first_line`:
+// graphs, their warnings and errors as the whole dump's parse gives them,
+// from a stretch of it that starts where no class or banner is open.
+absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
+                          const ParseOptions& options, std::vector<Diagnostic>* warnings,
+                          FxPiece* piece);
+// The checks and the closing warning of ParseFxCode around its pieces.
+bool FxTextIsEmpty(std::string_view text);
+absl::Status FxNoGraphError(std::string_view source, std::string_view text);
+void AddFxOutsideWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
+                         std::string_view source, size_t outside);
 
 }  // namespace graphdiff
 

@@ -62,6 +62,18 @@ class Outliner {
         warnings_(warnings),
         modules_(modules) {}
 
+  // Outlines text[begin, end) only, `begin` being the start of line
+  // `first_line`. Unless `last`, the text goes on after `end`, so a
+  // computation still open there fails (Aborted) instead of being kept as
+  // cut short: the whole text's outline would have read on.
+  absl::Status RunRange(size_t begin, size_t end, uint32_t first_line, bool last) {
+    text_ = text_.substr(0, end);
+    pos_ = begin;
+    line_ = first_line;
+    last_ = last;
+    return Run();
+  }
+
   absl::Status Run() {
     bool in_section = false;
     while (pos_ < text_.size()) {
@@ -159,6 +171,15 @@ class Outliner {
       return ParseError(source_, text_, offset + begin, "expected a computation name");
     }
     comp.name = header.substr(begin, i - begin);
+    // Instructions gather in a buffer kept from computation to computation
+    // and are copied out once, sized: growing every computation's own
+    // vector cost an allocation per doubling.
+    std::vector<HloInstructionText>& instructions = instructions_;
+    instructions.clear();
+    auto keep = [&] {
+      comp.instructions.assign(instructions.begin(), instructions.end());
+      modules_->back().computations.push_back(std::move(comp));
+    };
     uint32_t elisions = 0, first_elision = 0;
     auto warn_elisions = [&] {
       if (elisions == 0) return;
@@ -173,15 +194,16 @@ class Outliner {
       Warn(comp.line, 1,
            fmt::format("computation '{}' (line {}) is not closed with '}}' {} (truncated "
                        "dump?); its {} instructions are kept and the graph is marked partial",
-                       comp.name, comp.line, where, comp.instructions.size()));
+                       comp.name, comp.line, where, instructions.size()));
       modules_->back().partial = true;
       modules_->back().last_line = line_ - 1;
-      modules_->back().computations.push_back(std::move(comp));
+      keep();
       return absl::OkStatus();
     };
     for (;;) {
       if (pos_ >= text_.size()) {
-        if (!comp.instructions.empty()) return keep_unclosed("before the text ends");
+        if (!last_) return absl::AbortedError("a computation runs past the end of its piece");
+        if (!instructions.empty()) return keep_unclosed("before the text ends");
         return ParseError(
             source_, text_, text_.size(),
             fmt::format("unexpected end of text: computation '{}' (line {}) is "
@@ -202,7 +224,7 @@ class Outliner {
         NextLine();
         warn_elisions();
         modules_->back().last_line = start_line;
-        modules_->back().computations.push_back(std::move(comp));
+        keep();
         return absl::OkStatus();
       }
       // `...` (or `... 120 more lines`): whoever pasted the module left
@@ -215,7 +237,7 @@ class Outliner {
       }
       size_t at = static_cast<size_t>(trimmed.data() - text_.data());
       if (IsKeywordLine(trimmed, "HloModule") || IsKeywordLine(trimmed, "ENTRY")) {
-        if (!comp.instructions.empty()) {
+        if (!instructions.empty()) {
           return keep_unclosed(fmt::format("before line {}", start_line));
         }
         return ParseError(source_, text_, at,
@@ -229,13 +251,14 @@ class Outliner {
       if (!ScanStatement(text_, start, &end, &newlines, &err)) {
         return ParseError(source_, text_, err.offset, err.message);
       }
-      HloInstructionText ins;
+      // Split into its place: copying a just-filled local stalls on store
+      // forwarding.
+      HloInstructionText& ins = instructions.emplace_back();
       if (!SplitHloInstruction(text_, start, end, &ins, &err)) {
         return ParseError(source_, text_, err.offset,
                           fmt::format("malformed instruction: {}", err.message));
       }
       ins.line = start_line;
-      comp.instructions.push_back(ins);
       line_ = start_line + newlines + 1;
       pos_ = end < text_.size() ? end + 1 : end;
     }
@@ -252,6 +275,8 @@ class Outliner {
   std::vector<HloModuleText>* modules_;
   size_t pos_ = 0;
   uint32_t line_ = 1;
+  bool last_ = true;
+  std::vector<HloInstructionText> instructions_;
 };
 
 }  // namespace
@@ -261,6 +286,14 @@ absl::Status OutlineHloText(std::string_view text, std::string_view source,
                             std::vector<Diagnostic>* warnings,
                             std::vector<HloModuleText>* modules) {
   return Outliner(text, source, options, warnings, modules).Run();
+}
+
+absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
+                             uint32_t first_line, bool last, std::string_view source,
+                             const ParseOptions& options, std::vector<Diagnostic>* warnings,
+                             std::vector<HloModuleText>* modules) {
+  return Outliner(text, source, options, warnings, modules)
+      .RunRange(begin, end, first_line, last);
 }
 
 }  // namespace graphdiff

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "graphdiff/graph.h"
 #include "graphdiff/parse.h"
 #include "parse/hlo_instruction.h"
 
@@ -45,6 +47,24 @@ absl::Status OutlineHloText(std::string_view text, std::string_view source,
                             const ParseOptions& options,
                             std::vector<Diagnostic>* warnings,
                             std::vector<HloModuleText>* modules);
+
+// The graphs ParseHloText makes of outlined modules (hlo_text.cc), with
+// record indexes counted from 0.
+absl::StatusOr<std::vector<Graph>> BuildHloGraphs(std::string_view text,
+                                                  const std::vector<HloModuleText>& modules,
+                                                  std::string_view source,
+                                                  const ParseOptions& options,
+                                                  std::vector<Diagnostic>* warnings);
+
+// OutlineHloText of text[begin, end) alone, `begin` being the start of line
+// `first_line` and of an `HloModule` line (or 0). Unless `last`, a
+// computation still open at `end` fails (Aborted): the text goes on, and
+// only the whole outline can tell how that computation ends. Offsets stay
+// offsets into `text`.
+absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
+                             uint32_t first_line, bool last, std::string_view source,
+                             const ParseOptions& options, std::vector<Diagnostic>* warnings,
+                             std::vector<HloModuleText>* modules);
 
 }  // namespace graphdiff
 

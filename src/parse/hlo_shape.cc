@@ -90,9 +90,12 @@ bool ParseHloShape(std::string_view text, size_t* pos, Graph* graph,
   SkipSpacesAndComments(text, pos);
   if (*pos >= text.size()) return Fail(error, *pos, "expected a shape");
   if (text[*pos] != '(') {
-    TensorType t;
-    if (!ParseArray(text, pos, graph, &t, error)) return false;
-    out->push_back(std::move(t));
+    // Parsed into its place: moving a just-filled local stalls on store
+    // forwarding.
+    if (!ParseArray(text, pos, graph, &out->emplace_back(), error)) {
+      out->pop_back();
+      return false;
+    }
     return true;
   }
   ++*pos;
@@ -109,9 +112,10 @@ bool ParseHloShape(std::string_view text, size_t* pos, Graph* graph,
       out->push_back(TensorType{});  // a nested tuple: kept as one opaque result
       *pos = end;
     } else {
-      TensorType t;
-      if (!ParseArray(text, pos, graph, &t, error)) return false;
-      out->push_back(std::move(t));
+      if (!ParseArray(text, pos, graph, &out->emplace_back(), error)) {
+        out->pop_back();
+        return false;
+      }
     }
     SkipSpacesAndComments(text, pos);
     if (*pos >= text.size()) return Fail(error, *pos, "tuple shape is not closed");

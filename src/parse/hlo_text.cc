@@ -8,9 +8,9 @@
 // collective inside a while body. The ROOT instruction carries `ROOT`;
 // inputs are ordered by parameter number.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <functional>
-#include <map>
 #include <queue>
 #include <string>
 #include <utility>
@@ -25,7 +25,30 @@
 namespace graphdiff {
 namespace {
 
-using NameIndex = absl::flat_hash_map<std::string_view, uint32_t>;
+// Instruction counts by opcode, sorted by opcode, one entry each.
+using OpCounts = std::vector<std::pair<std::string_view, int64_t>>;
+
+// StringViewHash: the default hasher of Debian's Abseil is std::hash's
+// byte-wise murmur, a tenth of the parse time here.
+using NameIndex = absl::flat_hash_map<std::string_view, uint32_t, StringViewHash>;
+
+// Strings most nodes add (attribute keys, `true`), interned once per graph
+// instead of hashed at every node. On first use, so that ids come out as
+// interning every use would give them.
+class FixedStrings {
+ public:
+  enum Name { kValue, kOpType, kOpName, kRoot, kTrue, kCalleeInstructions, kCalleeOps, kCount };
+  void Reset() { ids_.fill(StrId{}); }
+  StrId Get(Graph* g, Name name) {
+    if (ids_[name].empty()) ids_[name] = g->intern(kText[name]);
+    return ids_[name];
+  }
+
+ private:
+  static constexpr std::string_view kText[kCount] = {
+      "value", "op_type", "op_name", "ROOT", "true", "callee_instructions", "callee_ops"};
+  std::array<StrId, kCount> ids_{};
+};
 
 bool IsParameter(std::string_view opcode) { return opcode == "parameter"; }
 bool IsConstant(std::string_view opcode) { return opcode == "constant"; }
@@ -68,11 +91,10 @@ class GraphBuilder {
     }
     for (const HloComputationText& c : module.computations) {
       if (&c == entry) continue;
-      std::vector<uint32_t> ignored;
-      NameIndex names;
-      absl::Status st = IndexNames(c, &names);
+      names_.clear();
+      absl::Status st = IndexNames(c, &names_);
       for (size_t i = 0; st.ok() && i < c.instructions.size(); ++i) {
-        st = ResolveOperands(c.instructions[i], names, &ignored);
+        st = ResolveOperands(c.instructions[i], names_, &operands_);
       }
       if (!st.ok()) return st;
     }
@@ -140,23 +162,29 @@ class GraphBuilder {
     g.source.last_line = module.last_line;
     g.source.graph_name = g.name;
     opcodes_.clear();
+    fixed_.Reset();
 
-    NameIndex names;
-    absl::Status st = IndexNames(entry, &names);
+    names_.clear();
+    absl::Status st = IndexNames(entry, &names_);
     if (!st.ok()) return st;
     size_t n = entry.instructions.size();
     g.nodes.resize(n);
+    // Instruction names are distinct (IndexNames checked): at least n
+    // strings. Views in a power of two, as their own growth would give.
+    g.strings.ReserveLookups(n);
+    size_t views = 1;
+    while (views * 2 <= n + 1) views *= 2;
+    g.strings.Reserve(views);
     std::vector<std::pair<int64_t, uint32_t>> params;
     bool forward_refs = false;
     int64_t root = -1;
-    std::vector<uint32_t> operands;
     for (uint32_t i = 0; i < n; ++i) {
       const HloInstructionText& ins = entry.instructions[i];
       Node& node = g.nodes[i];
-      st = ResolveOperands(ins, names, &operands);
+      st = ResolveOperands(ins, names_, &operands_);
       if (!st.ok()) return st;
-      node.operands.reserve(operands.size());
-      for (uint32_t o : operands) {
+      node.operands.reserve(operands_.size());
+      for (uint32_t o : operands_) {
         forward_refs |= o >= i;
         node.operands.push_back(ValueRef{o, 0});
       }
@@ -195,13 +223,15 @@ class GraphBuilder {
     auto remap = [&](uint32_t old) -> uint32_t {
       return order.empty() ? old : position_[old];
     };
-    std::stable_sort(params.begin(), params.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    // By number, then by position: the order a stable sort by number
+    // gives, without its buffer.
+    std::sort(params.begin(), params.end());
     for (const auto& p : params) g.inputs.push_back(remap(p.second));
     uint32_t r = remap(static_cast<uint32_t>(root));
     // Marks the root as the IR parser does, so analyses know the ROOT tuple
     // is how the outputs leave, not an unused value.
-    g.nodes[r].attrs.push_back(Attr{g.intern("ROOT"), g.intern("true")});
+    g.nodes[r].attrs.push_back(
+        Attr{fixed_.Get(&g, FixedStrings::kRoot), fixed_.Get(&g, FixedStrings::kTrue)});
     if (entry.instructions[static_cast<size_t>(root)].opcode == "tuple") {
       g.outputs = g.nodes[r].operands.ToVector();
     } else {
@@ -236,15 +266,17 @@ class GraphBuilder {
       return ParseError(source_, text_, err.offset, err.message);
     }
     if (node->kind == NodeKind::kConstant) {
-      node->attrs.push_back(Attr{g->intern("value"), g->intern(TrimHlo(ins.args))});
+      node->attrs.push_back(
+          Attr{fixed_.Get(g, FixedStrings::kValue), g->intern(TrimHlo(ins.args))});
     }
     return FillAttrs(ins, g, node);
   }
 
   absl::Status FillAttrs(const HloInstructionText& ins, Graph* g, Node* node) {
     SplitTopLevel(ins.attrs, &pieces_);
-    std::vector<uint32_t> callees;
-    std::string normalized;
+    std::vector<uint32_t>& callees = callees_;
+    std::string& normalized = normalized_;
+    callees.clear();
     for (std::string_view piece : pieces_) {
       std::string_view attr = TrimHlo(piece);
       if (attr.empty()) continue;
@@ -273,24 +305,45 @@ class GraphBuilder {
       callees.erase(std::unique(callees.begin(), callees.end()), callees.end());
       size_t total = 0;
       for (uint32_t c : callees) total += (*computations_)[c].instructions.size();
-      node->attrs.push_back(
-          Attr{g->intern("callee_instructions"), g->intern(std::to_string(total))});
-      std::map<std::string_view, int64_t> ops;
+      node->attrs.push_back(Attr{fixed_.Get(g, FixedStrings::kCalleeInstructions),
+                                 g->intern(std::to_string(total))});
+      OpCounts& ops = ops_;
+      ops.clear();
       for (uint32_t c : callees) {
-        for (const auto& [op, n] : CalleeOps(c)) ops[op] += n;
+        const OpCounts& add = CalleeOps(c);
+        ops.insert(ops.end(), add.begin(), add.end());
       }
+      Tally(&ops);
       if (!ops.empty()) {
-        node->attrs.push_back(Attr{g->intern("callee_ops"), g->intern(FormatOps(ops))});
+        node->attrs.push_back(
+            Attr{fixed_.Get(g, FixedStrings::kCalleeOps), g->intern(FormatOps(ops))});
       }
     }
     return absl::OkStatus();
   }
 
+  // Sorts counts by opcode and adds up those of one opcode: the order and
+  // sums a std::map gives, without a heap node per opcode.
+  static void Tally(OpCounts* ops) {
+    std::sort(ops->begin(), ops->end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    size_t out = 0;
+    for (size_t i = 0; i < ops->size(); ++i) {
+      if (out > 0 && (*ops)[out - 1].first == (*ops)[i].first) {
+        (*ops)[out - 1].second += (*ops)[i].second;
+      } else {
+        (*ops)[out++] = (*ops)[i];
+      }
+    }
+    ops->resize(out);
+  }
+
   // "2 broadcast, 1 add": largest first, then by name.
-  static std::string FormatOps(const std::map<std::string_view, int64_t>& ops) {
-    std::vector<std::pair<std::string_view, int64_t>> v(ops.begin(), ops.end());
-    std::stable_sort(v.begin(), v.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
+  static std::string FormatOps(const OpCounts& ops) {
+    OpCounts v = ops;
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
     std::string out;
     for (const auto& [op, n] : v) {
       if (!out.empty()) out += ", ";
@@ -303,19 +356,19 @@ class GraphBuilder {
   // calls in turn (a while body's fusions, a conditional's branches):
   // what a fusion fuses and where a collective inside a loop hides.
   // Parameters are not work and are left out.
-  const std::map<std::string_view, int64_t>& CalleeOps(uint32_t comp) {
+  const OpCounts& CalleeOps(uint32_t comp) {
     if (callee_ops_.size() != computations_->size()) {
       callee_ops_.assign(computations_->size(), {});
       callee_state_.assign(computations_->size(), 0);
     }
     if (callee_state_[comp] != 0) return callee_ops_[comp];  // done, or a cycle
     callee_state_[comp] = 1;
-    std::map<std::string_view, int64_t> ops;
+    OpCounts ops;
     std::vector<std::string_view> pieces;
     std::vector<uint32_t> nested;
     std::string normalized;
     for (const HloInstructionText& ins : (*computations_)[comp].instructions) {
-      if (!IsParameter(ins.opcode)) ++ops[ins.opcode];
+      if (!IsParameter(ins.opcode)) ops.emplace_back(ins.opcode, 1);
       SplitTopLevel(ins.attrs, &pieces);
       nested.clear();
       for (std::string_view piece : pieces) {
@@ -330,9 +383,11 @@ class GraphBuilder {
       nested.erase(std::unique(nested.begin(), nested.end()), nested.end());
       for (uint32_t c : nested) {
         if (c == comp) continue;
-        for (const auto& [op, n] : CalleeOps(c)) ops[op] += n;
+        const OpCounts& add = CalleeOps(c);
+        ops.insert(ops.end(), add.begin(), add.end());
       }
     }
+    Tally(&ops);
     callee_ops_[comp] = std::move(ops);
     return callee_ops_[comp];
   }
@@ -346,7 +401,7 @@ class GraphBuilder {
     bool braced = value.front() == '{' && value.back() == '}';
     std::string_view inner = braced ? value.substr(1, value.size() - 2) : value;
     if (!braced && !(value.front() == '%' || IsHloNameChar(value.front()))) return false;
-    std::vector<std::string_view> names;
+    std::vector<std::string_view>& names = callee_names_;
     SplitTopLevel(inner, &names);
     if (names.empty()) return false;
     size_t mark = callees->size();
@@ -371,10 +426,19 @@ class GraphBuilder {
     auto text = [&](std::string_view s) {
       return m.escaped ? g->intern(UnescapeHlo(s)) : g->intern(s);
     };
-    if (!m.op_type.empty()) node->attrs.push_back(Attr{g->intern("op_type"), text(m.op_type)});
-    if (!m.op_name.empty()) node->attrs.push_back(Attr{g->intern("op_name"), text(m.op_name)});
+    if (!m.op_type.empty()) {
+      node->attrs.push_back(Attr{fixed_.Get(g, FixedStrings::kOpType), text(m.op_type)});
+    }
+    if (!m.op_name.empty()) {
+      node->attrs.push_back(Attr{fixed_.Get(g, FixedStrings::kOpName), text(m.op_name)});
+    }
     if (!m.source_file.empty()) {
-      std::string frame = m.escaped ? UnescapeHlo(m.source_file) : std::string(m.source_file);
+      std::string& frame = frame_;
+      if (m.escaped) {
+        frame = UnescapeHlo(m.source_file);
+      } else {
+        frame.assign(m.source_file);
+      }
       if (!m.source_line.empty()) frame.append(":").append(m.source_line);
       node->frame = g->intern(frame);
     }
@@ -441,10 +505,16 @@ class GraphBuilder {
   std::vector<Diagnostic>* warnings_;
   NameIndex comps_;
   const std::vector<HloComputationText>* computations_ = nullptr;
-  absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>> opcodes_;
-  std::vector<std::string_view> pieces_;
+  absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>, StringViewHash> opcodes_;
+  FixedStrings fixed_;
+  // Buffers reused from node to node, so that a node costs no allocation.
+  NameIndex names_;
+  std::vector<uint32_t> operands_, callees_;
+  std::vector<std::string_view> pieces_, callee_names_;
+  std::string normalized_, frame_;
   std::vector<uint32_t> position_;
-  std::vector<std::map<std::string_view, int64_t>> callee_ops_;  // per computation
+  std::vector<OpCounts> callee_ops_;  // per computation
+  OpCounts ops_;
   std::vector<uint8_t> callee_state_;  // 0 not seen, 1 in progress or done
   bool elided_ = false;  // the module is partial: operands may name missing instructions
   uint32_t dropped_refs_ = 0;
@@ -459,6 +529,14 @@ absl::StatusOr<std::vector<Graph>> ParseHloText(std::string_view text,
   std::vector<HloModuleText> modules;
   absl::Status st = OutlineHloText(text, source, options, warnings, &modules);
   if (!st.ok()) return st;
+  return BuildHloGraphs(text, modules, source, options, warnings);
+}
+
+absl::StatusOr<std::vector<Graph>> BuildHloGraphs(std::string_view text,
+                                                  const std::vector<HloModuleText>& modules,
+                                                  std::string_view source,
+                                                  const ParseOptions& options,
+                                                  std::vector<Diagnostic>* warnings) {
   std::vector<Graph> graphs;
   graphs.reserve(modules.size());
   GraphBuilder builder(text, source, options, warnings);

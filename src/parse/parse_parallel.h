@@ -1,7 +1,8 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
 // Parsing one large text on several threads: a save file of many records is
-// cut at record boundaries (a cheap scan), the pieces are parsed on the
+// cut at record boundaries (FX and HLO dumps where a graph or module
+// starts; a cheap scan), the pieces are parsed on the
 // caller's threads, and the results are joined in order. The result is the
 // one ParseText gives, byte for byte, whatever the number of pieces: a piece
 // that cannot be parsed on its own (a record running across the cut, an
@@ -41,7 +42,53 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner);
 
-// ParseText, with save files parsed on the runner's threads.
+// Offsets of at most `pieces` - 1 lines, near equal steps through `text`,
+// where `is_cut(line, last non-blank line before it)` holds (lines without
+// their line break); sorted, the first is 0.
+using CutLine = bool (*)(std::string_view line, std::string_view previous);
+std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut);
+
+// A text cut for parsing in pieces: piece p is text(all, p) and starts at
+// line first_line[p]. `options` are the caller's with one more warning
+// allowed, so that a piece lists every warning the whole list could still
+// have room for before its tally.
+struct TextPieces {
+  std::vector<size_t> bounds;  // count() + 1 offsets, the last text.size()
+  std::vector<uint32_t> first_line;
+  ParseOptions options;
+  size_t count() const { return first_line.size(); }
+  std::string_view text(std::string_view all, size_t p) const {
+    return all.substr(bounds[p], bounds[p + 1] - bounds[p]);
+  }
+};
+// Cuts `text` with LineCuts into at most runner.pieces pieces of at least
+// runner.min_piece_bytes, counting lines on the runner's threads.
+TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
+                   CutLine is_cut);
+
+// Offsets where an FX dump may be cut into at most `pieces` pieces: a line
+// that starts `def forward(` or `class ` at column 0 (not after a line
+// continued by a backslash). Sorted, the first is 0.
+std::vector<size_t> FxCodeCuts(std::string_view text, size_t pieces);
+// The same for HLO text: lines that start a module (`HloModule`).
+std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces);
+
+// ParseFxCode and ParseHloText, on the runner's threads: the text is cut
+// where a top-level graph (`def forward(`, `class`) or an `HloModule`
+// starts (text_parallel.cc).
+absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
+                                                       std::string_view source,
+                                                       const ParseOptions& options,
+                                                       std::vector<Diagnostic>* warnings,
+                                                       const TaskRunner& runner);
+absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
+                                                        std::string_view source,
+                                                        const ParseOptions& options,
+                                                        std::vector<Diagnostic>* warnings,
+                                                        const TaskRunner& runner);
+
+// ParseText, with save files, FX dumps and HLO dumps parsed on the runner's
+// threads.
 absl::StatusOr<ParsedText> ParseTextParallel(std::string_view text, std::string_view source,
                                              const ParseOptions& options,
                                              const TaskRunner& runner);

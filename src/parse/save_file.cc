@@ -6,7 +6,6 @@
 // to the one before it (a cache hit) is counted, not parsed again.
 #include <algorithm>
 #include <cstring>
-#include <limits>
 #include <string>
 #include <utility>
 
@@ -530,32 +529,7 @@ bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options
 }  // namespace
 
 std::vector<size_t> SaveFileCuts(std::string_view text, size_t pieces) {
-  std::vector<size_t> cuts{0};
-  if (pieces < 2) return cuts;
-  size_t step = text.size() / pieces;
-  for (size_t p = 1; p < pieces; ++p) {
-    size_t at = std::max(p * step, cuts.back() + 1);
-    if (at >= text.size()) break;
-    // Start at the line after `at`; the line before it decides a bare block.
-    size_t nl = text.find('\n', at - 1);
-    if (nl == std::string_view::npos) break;
-    size_t prev_begin = text.rfind('\n', nl == 0 ? 0 : nl - 1);
-    prev_begin = prev_begin == std::string_view::npos || nl == 0 ? 0 : prev_begin + 1;
-    std::string_view previous = text.substr(prev_begin, nl - prev_begin);
-    size_t pos = nl + 1;
-    while (pos < text.size()) {
-      size_t end = text.find('\n', pos);
-      if (end == std::string_view::npos) end = text.size();
-      std::string_view line = text.substr(pos, end - pos);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (IsCutLine(line, previous)) break;
-      if (!IsBlank(line)) previous = line;
-      pos = end + 1;
-    }
-    if (pos >= text.size()) break;
-    if (pos > cuts.back()) cuts.push_back(pos);
-  }
-  return cuts;
+  return LineCuts(text, pieces, IsCutLine);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
@@ -563,35 +537,19 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner) {
-  size_t pieces = std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
-  std::vector<size_t> cuts = SaveFileCuts(text, pieces);
-  if (cuts.size() < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
-  size_t n = cuts.size();
-  cuts.push_back(text.size());
-  // Line numbers where pieces start: newlines counted piece by piece, at once.
-  std::vector<uint32_t> newlines(n, 0);
-  runner.run(n, [&](size_t p) {
-    newlines[p] = static_cast<uint32_t>(
-        std::count(text.begin() + cuts[p], text.begin() + cuts[p + 1], '\n'));
-  });
-  // One more warning than the limit, so a piece lists every warning the
-  // whole-file list could still have room for before its tally.
-  ParseOptions piece_options = options;
-  if (piece_options.max_warnings > 0 &&
-      piece_options.max_warnings < std::numeric_limits<size_t>::max()) {
-    ++piece_options.max_warnings;
-  }
+  const TextPieces pieces = CutText(text, options, runner, IsCutLine);
+  const size_t n = pieces.count();
+  if (n < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
   std::vector<std::vector<Diagnostic>> piece_warnings(n);
   std::vector<SaveFileParser> parsers;
   parsers.reserve(n);
   for (size_t p = 0; p < n; ++p) {
-    parsers.emplace_back(text, source, piece_options, warnings ? &piece_warnings[p] : nullptr);
+    parsers.emplace_back(text, source, pieces.options, warnings ? &piece_warnings[p] : nullptr);
   }
   std::vector<absl::Status> status(n);
-  std::vector<uint32_t> first_line(n, 1);
-  for (size_t p = 1; p < n; ++p) first_line[p] = first_line[p - 1] + newlines[p - 1];
   runner.run(n, [&](size_t p) {
-    status[p] = parsers[p].RunPiece(cuts[p], cuts[p + 1], first_line[p], p + 1 == n);
+    status[p] = parsers[p].RunPiece(pieces.bounds[p], pieces.bounds[p + 1],
+                                    pieces.first_line[p], p + 1 == n);
   });
   bool whole = std::all_of(status.begin(), status.end(), [](const absl::Status& s) { return s.ok(); });
   size_t total = 0;
@@ -601,7 +559,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
   // Errors (and the graph limit) are reported as the whole-file parse
   // reports them: from where it stops.
   if (whole && total > 0 && total <= options.max_graphs &&
-      JoinPieces(parsers, options, piece_options.max_warnings, &graphs,
+      JoinPieces(parsers, options, pieces.options.max_warnings, &graphs,
                  warnings ? &joined : nullptr, piece_warnings)) {
     if (warnings) *warnings = std::move(joined);
     return graphs;

@@ -1,0 +1,233 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// FX dumps of many graphs and HLO dumps of many modules on several threads:
+// the text is cut where a graph or module starts, the pieces are parsed at
+// once, and the results are joined as the one-piece parse would have left
+// them. A piece that cannot stand alone (an error, a graph or computation
+// running across a cut, a banner left for the next piece's graph, a warning
+// tally that cannot be placed) makes the whole text parse in one piece, so
+// the output never depends on the number of pieces.
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "parse/error.h"
+#include "parse/fx_unwrap.h"
+#include "parse/hlo_module.h"
+#include "parse/parse_parallel.h"
+
+namespace graphdiff {
+namespace {
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+bool IsBlankLine(std::string_view line) {
+  return line.find_first_not_of(" \t\r\f") == std::string_view::npos;
+}
+
+// A top-level `def forward(` or `class`: every class the parse had open
+// ends there. Not after a line continued by a backslash, which could carry
+// the statement before into it.
+bool IsFxCut(std::string_view line, std::string_view previous) {
+  while (!previous.empty() && (previous.back() == '\r' || previous.back() == ' ' ||
+                               previous.back() == '\t')) {
+    previous.remove_suffix(1);
+  }
+  if (!previous.empty() && previous.back() == '\\') return false;
+  return StartsWith(line, "def forward(") || StartsWith(line, "class ");
+}
+
+// An `HloModule` line: a new module, outside any computation unless the
+// text is malformed there (then the piece before it fails).
+bool IsHloCut(std::string_view line, std::string_view) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  line.remove_prefix(i);
+  return StartsWith(line, "HloModule") &&
+         (line.size() == 9 || line[9] == ' ' || line[9] == '\t' || line[9] == '\r' ||
+          line[9] == ',');
+}
+
+// `warnings` followed by the pieces' lists, as one parser adding them in
+// that order under `max_warnings` would have left them; false when a tally
+// cannot be placed. A null `warnings` takes nothing.
+bool JoinWarnings(const std::vector<Diagnostic>* warnings, size_t max_warnings,
+                  std::vector<std::vector<Diagnostic>>& lists, std::vector<Diagnostic>* joined) {
+  if (warnings == nullptr) return true;
+  *joined = *warnings;
+  for (std::vector<Diagnostic>& list : lists) {
+    for (Diagnostic& d : list) {
+      if (!MergeWarning(joined, max_warnings, std::move(d))) return false;
+    }
+  }
+  return true;
+}
+
+// The pieces' graphs in order, numbered as one list.
+std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces) {
+  std::vector<Graph> out;
+  for (std::vector<Graph>& piece : pieces) {
+    for (Graph& g : piece) out.push_back(std::move(g));
+  }
+  for (size_t i = 0; i < out.size(); ++i) out[i].source.record_index = static_cast<uint32_t>(i);
+  return out;
+}
+
+bool AllOk(const std::vector<absl::Status>& status) {
+  return std::all_of(status.begin(), status.end(),
+                     [](const absl::Status& s) { return s.ok(); });
+}
+
+}  // namespace
+
+TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
+                   CutLine is_cut) {
+  TextPieces out;
+  size_t pieces =
+      std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
+  out.bounds = LineCuts(text, pieces, is_cut);
+  const size_t n = out.bounds.size();
+  out.bounds.push_back(text.size());
+  // Line numbers where pieces start: newlines counted piece by piece, at once.
+  std::vector<uint32_t> newlines(n, 0);
+  if (n > 1) {
+    runner.run(n, [&](size_t p) {
+      newlines[p] = static_cast<uint32_t>(
+          std::count(text.begin() + out.bounds[p], text.begin() + out.bounds[p + 1], '\n'));
+    });
+  }
+  out.first_line.assign(n, 1);
+  for (size_t p = 1; p < n; ++p) out.first_line[p] = out.first_line[p - 1] + newlines[p - 1];
+  out.options = options;
+  if (out.options.max_warnings > 0 &&
+      out.options.max_warnings < std::numeric_limits<size_t>::max()) {
+    ++out.options.max_warnings;
+  }
+  return out;
+}
+
+std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut) {
+  std::vector<size_t> cuts{0};
+  if (pieces < 2) return cuts;
+  const size_t step = text.size() / pieces;
+  for (size_t p = 1; p < pieces; ++p) {
+    size_t at = std::max(p * step, cuts.back() + 1);
+    if (at >= text.size()) break;
+    // Start at the line after `at`; the line before it may decide.
+    size_t nl = text.find('\n', at - 1);
+    if (nl == std::string_view::npos) break;
+    size_t prev_begin = text.rfind('\n', nl == 0 ? 0 : nl - 1);
+    prev_begin = prev_begin == std::string_view::npos || nl == 0 ? 0 : prev_begin + 1;
+    std::string_view previous = text.substr(prev_begin, nl - prev_begin);
+    size_t pos = nl + 1;
+    while (pos < text.size()) {
+      size_t end = text.find('\n', pos);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view line = text.substr(pos, end - pos);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (is_cut(line, previous)) break;
+      if (!IsBlankLine(line)) previous = line;
+      pos = end + 1;
+    }
+    if (pos >= text.size()) break;
+    if (pos > cuts.back()) cuts.push_back(pos);
+  }
+  return cuts;
+}
+
+std::vector<size_t> FxCodeCuts(std::string_view text, size_t pieces) {
+  return LineCuts(text, pieces, IsFxCut);
+}
+
+std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces) {
+  return LineCuts(text, pieces, IsHloCut);
+}
+
+absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
+                                                       std::string_view source,
+                                                       const ParseOptions& options,
+                                                       std::vector<Diagnostic>* warnings,
+                                                       const TaskRunner& runner) {
+  const TextPieces pieces = CutText(text, options, runner, IsFxCut);
+  const size_t n = pieces.count();
+  if (n < 2 || FxTextIsEmpty(text)) return ParseFxCode(text, source, options, warnings);
+  std::vector<FxPiece> parts(n);
+  std::vector<std::vector<Diagnostic>> piece_warnings(n);
+  std::vector<absl::Status> status(n);
+  runner.run(n, [&](size_t p) {
+    status[p] = ParseFxPiece(pieces.text(text, p), pieces.first_line[p], source,
+                             pieces.options, warnings ? &piece_warnings[p] : nullptr,
+                             &parts[p]);
+  });
+  size_t total = 0, outside = 0;
+  bool joinable = AllOk(status);
+  std::vector<std::vector<Graph>> graphs(n);
+  for (size_t p = 0; p < n; ++p) {
+    total += parts[p].graphs.size();
+    outside += parts[p].outside;
+    graphs[p] = std::move(parts[p].graphs);
+    // A banner names the next top-level graph, which is in a later piece.
+    if (p + 1 < n && !parts[p].banner.empty()) joinable = false;
+  }
+  std::vector<Diagnostic> joined;
+  // Errors, an empty dump and the graph limit are reported as the one-piece
+  // parse reports them.
+  if (!joinable || total == 0 || total > options.max_graphs ||
+      !JoinWarnings(warnings, options.max_warnings, piece_warnings, &joined)) {
+    return ParseFxCode(text, source, options, warnings);
+  }
+  std::vector<Graph> out = JoinGraphs(graphs);
+  if (warnings) {
+    AddFxOutsideWarning(&joined, options.max_warnings, source, outside);
+    *warnings = std::move(joined);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
+                                                        std::string_view source,
+                                                        const ParseOptions& options,
+                                                        std::vector<Diagnostic>* warnings,
+                                                        const TaskRunner& runner) {
+  const TextPieces pieces = CutText(text, options, runner, IsHloCut);
+  const size_t n = pieces.count();
+  if (n < 2) return ParseHloText(text, source, options, warnings);
+  // The one-piece parse outlines every module before it builds any: its
+  // outline warnings all come first.
+  std::vector<std::vector<Diagnostic>> outline_warnings(n), build_warnings(n);
+  std::vector<std::vector<Graph>> graphs(n);
+  std::vector<absl::Status> status(n);
+  runner.run(n, [&](size_t p) {
+    std::vector<HloModuleText> modules;
+    status[p] = OutlineHloRange(text, pieces.bounds[p], pieces.bounds[p + 1],
+                                pieces.first_line[p], p + 1 == n, source, pieces.options,
+                                warnings ? &outline_warnings[p] : nullptr, &modules);
+    if (!status[p].ok()) return;
+    absl::StatusOr<std::vector<Graph>> built = BuildHloGraphs(
+        text, modules, source, pieces.options, warnings ? &build_warnings[p] : nullptr);
+    if (built.ok()) {
+      graphs[p] = *std::move(built);
+    } else {
+      status[p] = built.status();
+    }
+  });
+  size_t total = 0;
+  for (const std::vector<Graph>& g : graphs) total += g.size();
+  outline_warnings.insert(outline_warnings.end(), std::make_move_iterator(build_warnings.begin()),
+                          std::make_move_iterator(build_warnings.end()));
+  std::vector<Diagnostic> joined;
+  if (!AllOk(status) || total == 0 || total > options.max_graphs ||
+      !JoinWarnings(warnings, options.max_warnings, outline_warnings, &joined)) {
+    return ParseHloText(text, source, options, warnings);
+  }
+  std::vector<Graph> out = JoinGraphs(graphs);
+  if (warnings) *warnings = std::move(joined);
+  return out;
+}
+
+}  // namespace graphdiff

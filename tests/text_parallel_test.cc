@@ -1,0 +1,173 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// FX dumps of many graphs and HLO dumps of many modules cut into pieces and
+// parsed piece by piece must give what the one-piece parse gives, for every
+// number of pieces: graphs in order, names, source lines, record indexes,
+// warnings (and their tally) and errors.
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "graphdiff/parse.h"
+#include "parse/parse_parallel.h"
+#include "testing/model_text.h"
+#include "testing/task_runners.h"
+#include "testing/testdata.h"
+
+namespace graphdiff {
+namespace {
+
+std::string Describe(const absl::StatusOr<ParsedText>& parsed) {
+  if (!parsed.ok()) return "error: " + std::string(parsed.status().message());
+  return testing::ModelText(*parsed);
+}
+
+using testing::ReverseRunner;
+
+void ExpectSameForEveryCut(const std::string& text, const ParseOptions& options = {}) {
+  const std::string whole = Describe(ParseText(text, "d.txt", options));
+  for (size_t pieces = 2; pieces <= 24; ++pieces) {
+    ASSERT_EQ(Describe(ParseTextParallel(text, "d.txt", options, ReverseRunner(pieces))), whole)
+        << pieces << " pieces";
+  }
+}
+
+std::string Read(const std::string& name) { return testing::ReadTestdata(name); }
+
+const char* const kFxFiles[] = {
+    "fixtures/fx/aot_graphs_v2_4.log",          // log prefixes, banners, classes
+    "fixtures/fx/graph_code_v2_1.log",
+    "fixtures/fx/invoke_subgraph_v2_6.py",      // nested subgraph classes
+    "fixtures/fx/print_readable_v2_0.py",
+    "generated/mlp/fx_aot_backward.txt",
+    "generated/resnet18/fx_aot_forward.txt",
+    "generated/resnet18/fx_symbolic_trace_readable.txt",
+    "generated/tiny_gpt/fx_make_fx_pregrad.txt",
+    "generated/transformer_block/fx_symbolic_trace.txt",
+    "resnet18-xla5430/openxla/fx_graph.txt",
+};
+
+const char* const kHloFiles[] = {
+    "fixtures/hlo/long_form_fusion.txt",
+    "fixtures/hlo/short_form_sync_tensors.txt",
+    "fixtures/hlo/two_modules.txt",
+};
+
+// The files one after another, each starting on a line of its own.
+template <size_t N>
+std::string Concatenate(const char* const (&names)[N]) {
+  std::string text;
+  for (const char* name : names) {
+    text += Read(name);
+    if (!text.empty() && text.back() != '\n') text += '\n';
+  }
+  return text;
+}
+
+TEST(TextParallelTest, FxCutsFallOnTopLevelGraphs) {
+  const std::string text = Concatenate(kFxFiles);
+  std::vector<size_t> cuts = FxCodeCuts(text, 8);
+  ASSERT_GT(cuts.size(), 2u);
+  EXPECT_EQ(cuts[0], 0u);
+  for (size_t i = 1; i < cuts.size(); ++i) {
+    EXPECT_GT(cuts[i], cuts[i - 1]);
+    EXPECT_EQ(text[cuts[i] - 1], '\n');
+    std::string_view line = std::string_view(text).substr(cuts[i], 12);
+    EXPECT_TRUE(line == "def forward(" || line.substr(0, 6) == "class ") << line;
+  }
+}
+
+TEST(TextParallelTest, NoCutAfterABackslashContinuation) {
+  const std::string graph = "def forward(self, x):\n    y = x\n    return y\n";
+  const std::string text = graph + graph + "z = 1 + \\\n" + graph;
+  std::vector<size_t> cuts = FxCodeCuts(text, 3);
+  for (size_t cut : cuts) EXPECT_NE(cut, text.size() - graph.size());
+}
+
+TEST(TextParallelTest, HloCutsFallOnModules) {
+  const std::string text = Concatenate(kHloFiles);
+  std::vector<size_t> cuts = HloTextCuts(text, 8);
+  ASSERT_GT(cuts.size(), 2u);
+  for (size_t i = 1; i < cuts.size(); ++i) {
+    EXPECT_EQ(text[cuts[i] - 1], '\n');
+    EXPECT_EQ(text.substr(cuts[i], 10), "HloModule ");
+  }
+}
+
+TEST(TextParallelTest, EveryFxDumpOfTestdataParsesTheSameInPieces) {
+  for (const char* name : kFxFiles) {
+    SCOPED_TRACE(name);
+    ExpectSameForEveryCut(Read(name));
+  }
+  const std::string all = Concatenate(kFxFiles);
+  ExpectSameForEveryCut(all);
+  absl::StatusOr<ParsedText> parsed = ParseText(all, "d.txt");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->format, DumpFormat::kFxCode);
+  EXPECT_GT(parsed->graphs.size(), 12u);
+}
+
+TEST(TextParallelTest, EveryHloDumpOfTestdataParsesTheSameInPieces) {
+  for (const char* name : kHloFiles) {
+    SCOPED_TRACE(name);
+    ExpectSameForEveryCut(Read(name));
+  }
+  std::string all = Concatenate(kHloFiles);
+  all += all;
+  ExpectSameForEveryCut(all);
+  absl::StatusOr<ParsedText> parsed = ParseText(all, "d.txt");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->format, DumpFormat::kHloText);
+  EXPECT_EQ(parsed->graphs.size(), 8u);
+}
+
+TEST(TextParallelTest, WarningsAndTheirTallyMatch) {
+  // Lines outside graph code and modules warn; the limit folds the rest into
+  // a tally wherever the cuts fall.
+  std::string fx, hlo;
+  const std::string fx_graph = Read("generated/mlp/fx_aot_forward.txt");
+  const std::string hlo_module = Read("fixtures/hlo/short_form_sync_tensors.txt");
+  for (int i = 0; i < 10; ++i) {
+    fx += "import torch  # log line " + std::to_string(i) + "\n" + fx_graph;
+    hlo += "log line " + std::to_string(i) + "\n" + hlo_module;
+  }
+  ParseOptions options;
+  for (size_t max : {0, 1, 3, 100}) {
+    options.max_warnings = max;
+    SCOPED_TRACE(max);
+    ExpectSameForEveryCut(fx, options);
+    ExpectSameForEveryCut(hlo, options);
+  }
+}
+
+TEST(TextParallelTest, ErrorsLimitsAndOpenStateAreTheWholeTextOnes) {
+  const std::string fx_graph = Read("generated/mlp/fx_aot_forward.txt");
+  const std::string hlo_module = Read("fixtures/hlo/short_form_sync_tensors.txt");
+  // An error in a middle graph or module.
+  ExpectSameForEveryCut(fx_graph + fx_graph + "def forward(self, x):\n    y = (x\n" + fx_graph);
+  ExpectSameForEveryCut(hlo_module + hlo_module + "HloModule bad\nENTRY e {\n  %a = nonsense\n}\n" +
+                        hlo_module);
+  // A computation left open before the next module: kept, with a warning
+  // only the whole text can word.
+  ExpectSameForEveryCut(hlo_module + "HloModule cut\nENTRY e {\n  ROOT %p = f32[] parameter(0)\n" +
+                        hlo_module);
+  // A banner names the first graph of the next piece.
+  ExpectSameForEveryCut(fx_graph + "===== Forward graph 7 =====\nsome log line\n" + fx_graph +
+                        fx_graph);
+  // The graph limit.
+  ParseOptions options;
+  options.max_graphs = 2;
+  ExpectSameForEveryCut(fx_graph + fx_graph + fx_graph + fx_graph, options);
+  ExpectSameForEveryCut(hlo_module + hlo_module + hlo_module, options);
+}
+
+TEST(TextParallelTest, ParseTextParallelOnThreads) {
+  std::string text;
+  for (int i = 0; i < 4; ++i) text += Concatenate(kFxFiles);
+  const TaskRunner runner = testing::ThreadRunner(6);
+  EXPECT_EQ(Describe(ParseTextParallel(text, "d.txt", {}, runner)),
+            Describe(ParseText(text, "d.txt")));
+}
+
+}  // namespace
+}  // namespace graphdiff
