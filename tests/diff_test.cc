@@ -9,10 +9,12 @@
 #include "gmock/gmock.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
+#include "graphdiff/parse.h"
 #include "graphdiff/report.h"
 #include "gtest/gtest.h"
 #include "testing/cli.h"
 #include "testing/graph_mutate.h"
+#include "testing/symmetric.h"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -206,6 +208,37 @@ TEST_F(ResNetDiff, ThreadsChangeNothing) {
       EXPECT_EQ(RenderDiff(*parallel, ReportFormat::kJson, {}), expected)
           << "threads " << threads << ", run " << run;
     }
+  }
+}
+
+// One big pair is diffed with threads inside it (both sides normalised and
+// fingerprinted at once, verdicts in halves, rows on the pool); the result
+// must be the single thread's, byte for byte. Big enough to cross every
+// threshold (10^5 nodes a side), with changes planted so that changed rows
+// and findings are in the comparison too.
+TEST(DiffThreads, OneBigPairChangesNothing) {
+  absl::StatusOr<ParsedText> parsed = ParseText(
+      testing::ReadTestdata("generated/resnet18/ir_eager.txt"), "ir_eager.txt");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_EQ(parsed->graphs.size(), 1u);
+  const Graph base = testing::Replicate(parsed->graphs[0], 420);
+  ASSERT_GT(base.nodes.size(), 100000u);
+  testing::Mutated right = testing::Renumber(base, 7);
+  right = testing::AddExtraOutputs(right.graph, 3, 11);
+  right = testing::InsertDeadNodes(right.graph, 5, 13);
+  DiffOptions one;
+  one.threads = 1;
+  absl::StatusOr<DiffResult> serial = DiffGraphs(base, right.graph, one);
+  ASSERT_TRUE(serial.ok()) << serial.status();
+  ASSERT_FALSE(serial->identical());
+  ASSERT_GT(serial->pairs.at(0).pairs.size(), 100000u);
+  const std::string expected = RenderDiff(*serial, ReportFormat::kJson, {});
+  for (unsigned threads : {0u, 2u}) {
+    DiffOptions many;
+    many.threads = threads;
+    absl::StatusOr<DiffResult> parallel = DiffGraphs(base, right.graph, many);
+    ASSERT_TRUE(parallel.ok()) << parallel.status();
+    EXPECT_EQ(RenderDiff(*parallel, ReportFormat::kJson, {}), expected) << "threads " << threads;
   }
 }
 

@@ -88,6 +88,16 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   // (an HLO tuple packing the outputs) and side effects are uses too.
   // Side effects are decided once per distinct op, not once per node.
   std::vector<int8_t> effects(g.strings.size(), -1);
+  // Attribute keys are interned, so the ROOT flag is one id to compare (no
+  // id at all when no node carries it) instead of a string per attribute.
+  const StrId root = g.strings.Find("ROOT");
+  auto is_root = [&](const Node& n) {
+    if (root.empty()) return false;
+    for (const Attr& a : n.attrs) {
+      if (a.key == root) return true;
+    }
+    return false;
+  };
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
@@ -99,7 +109,7 @@ std::vector<bool> ReachesOutput(const Graph& g) {
     } else {
       effect = HasSideEffects(g.str(n.op));
     }
-    if (effect || g.attr(n, "ROOT")) live[i] = true;
+    if (effect || is_root(n)) live[i] = true;
   }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {
