@@ -186,35 +186,6 @@ bool HasWordStart(std::string_view w, std::string_view k) {
 
 // CollectiveKind of an op whose NormalizeOpWord is `w` (taken by value: the
 // suffixes come off it).
-std::string_view CollectiveKindOfWord(std::string w, std::string_view op);
-
-}  // namespace
-
-// Called once per distinct op of every graph, and a dump can hold 10^5
-// small graphs: it allocates nothing for the short op names most are.
-bool HasSideEffects(std::string_view op) {
-  std::string_view s = ShortOp(op);
-  if (s.empty()) return true;
-  // In-place ops (`add_`, `index_put_`, `copy_`) write an operand.
-  if (s.back() == '_' && !(s.size() > 2 && s.substr(s.size() - 2) == "__")) return true;
-  const std::string w = NormalizeOpWord(op);
-  if (!CollectiveKindOfWord(w, op).empty()) return true;
-  for (std::string_view k : {"assert", "print", "record", "sync", "barrier", "send", "recv",
-                             "outfeed", "infeed", "set", "rng_get_and_update_state",
-                             "rng_bit_generator", "custom_call", "resize", "wait_tensor",
-                             "check", "warn", "effects", "with_effects", "save", "copy_to", "seed",
-                             "philox"}) {
-    if (HasWordStart(w, k)) return true;
-  }
-  return false;
-}
-
-std::string_view CollectiveKind(std::string_view op) {
-  return CollectiveKindOfWord(NormalizeOpWord(op), op);
-}
-
-namespace {
-
 std::string_view CollectiveKindOfWord(std::string w, std::string_view op) {
   // The done half of an async pair is the same collective as its start.
   if (EndsWith(w, "_done") || EndsWith(w, "_wait")) return "";
@@ -243,6 +214,29 @@ std::string_view CollectiveKindOfWord(std::string w, std::string_view op) {
 }
 
 }  // namespace
+
+// Called once per distinct op of every graph, and a dump can hold 10^5
+// small graphs: it allocates nothing for the short op names most are.
+bool HasSideEffects(std::string_view op) {
+  std::string_view s = ShortOp(op);
+  if (s.empty()) return true;
+  // In-place ops (`add_`, `index_put_`, `copy_`) write an operand.
+  if (s.back() == '_' && !(s.size() > 2 && s.substr(s.size() - 2) == "__")) return true;
+  const std::string w = NormalizeOpWord(op);
+  if (!CollectiveKindOfWord(w, op).empty()) return true;
+  for (std::string_view k : {"assert", "print", "record", "sync", "barrier", "send", "recv",
+                             "outfeed", "infeed", "set", "rng_get_and_update_state",
+                             "rng_bit_generator", "custom_call", "resize", "wait_tensor",
+                             "check", "warn", "effects", "with_effects", "save", "copy_to", "seed",
+                             "philox"}) {
+    if (HasWordStart(w, k)) return true;
+  }
+  return false;
+}
+
+std::string_view CollectiveKind(std::string_view op) {
+  return CollectiveKindOfWord(NormalizeOpWord(op), op);
+}
 
 bool IsProvenanceKey(std::string_view key) {
   return key == "NodeType" || key == "xla_shape" || key == "location" || key == "scope" ||

@@ -25,8 +25,9 @@ std::string Bytes(uint64_t b) {
 }  // namespace
 
 void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
-  const GraphStats l = c.left_stats ? *c.left_stats : ComputeStats(c.left);
-  const GraphStats r = c.right_stats ? *c.right_stats : ComputeStats(c.right);
+  GraphStats own_l, own_r;  // only when the caller has none
+  const GraphStats& l = c.left_stats ? *c.left_stats : (own_l = ComputeStats(c.left));
+  const GraphStats& r = c.right_stats ? *c.right_stats : (own_r = ComputeStats(c.right));
   std::map<std::string, int64_t> delta;
   for (const auto& [op, n] : l.ops) delta[op] -= static_cast<int64_t>(n);
   for (const auto& [op, n] : r.ops) delta[op] += static_cast<int64_t>(n);
