@@ -46,7 +46,7 @@ class Emitter {
     TensorType t;
     t.dtype = DType::kF32;
     t.rank_known = true;
-    for (int64_t d : dims) t.dims.push_back(Dim{d, Dim::Kind::kStatic, {}});
+    for (int64_t d : dims) t.dims.push_back(Dim::Static(d));
     return t;
   }
   uint32_t Emit(const char* op, NodeKind kind, std::vector<ValueRef> operands,
@@ -248,7 +248,7 @@ namespace {
 void AppendType(const TensorType& t, std::string* out) {
   *out += "f32[";
   for (size_t i = 0; i < t.dims.size(); ++i) {
-    fmt::format_to(std::back_inserter(*out), "{}{}", i ? "," : "", t.dims[i].value);
+    fmt::format_to(std::back_inserter(*out), "{}{}", i ? "," : "", t.dims[i].value());
   }
   *out += "]{";
   // Row-major layout, minor-to-major: rank-1 ... 0.

@@ -263,7 +263,7 @@ TEST(FxCodeTest, AnnotationsInEveryForm) {
   const TensorType& a = g.nodes[g.inputs[0]].results.at(0);
   EXPECT_EQ(a.dtype, DType::kF32);
   ASSERT_EQ(a.dims.size(), 2u);
-  EXPECT_EQ(a.dims[1].value, 4);
+  EXPECT_EQ(a.dims[1].value(), 4);
   const TensorType& b = g.nodes[g.inputs[1]].results.at(0);
   EXPECT_EQ(b.dims.size(), 4u);
   EXPECT_EQ(b.strides, (std::vector<int64_t>{147, 49, 7, 1}));
@@ -275,8 +275,8 @@ TEST(FxCodeTest, AnnotationsInEveryForm) {
   EXPECT_EQ(Attr(g, &c, "sym"), "s0");
   const TensorType& d = g.nodes[g.inputs[3]].results.at(0);
   EXPECT_EQ(d.dtype, DType::kBF16);
-  EXPECT_EQ(d.dims[0].kind, Dim::Kind::kSymbolic);
-  EXPECT_EQ(g.str(d.dims[0].symbol), "s0");
+  EXPECT_EQ(d.dims[0].kind(), Dim::Kind::kSymbolic);
+  EXPECT_EQ(g.str(d.dims[0].symbol()), "s0");
   EXPECT_TRUE(g.nodes[g.inputs[4]].results.empty());
   EXPECT_TRUE(g.nodes[g.inputs[5]].results.at(0).rank_known);
   const Node* t = Find(g, "t");

@@ -59,7 +59,7 @@ TEST(HloShape, ArraysTuplesLayoutsAndDynamicDims) {
   ASSERT_EQ(t.size(), 5u);
   EXPECT_EQ(t[0].dtype, DType::kF32);
   ASSERT_EQ(t[0].dims.size(), 2u);
-  EXPECT_EQ(t[0].dims[1].value, 64);
+  EXPECT_EQ(t[0].dims[1].value(), 64);
   EXPECT_EQ(g.str(t[0].layout), "{1,0}");
   EXPECT_EQ(t[1].dtype, DType::kS64);
   EXPECT_TRUE(t[1].rank_known);
@@ -74,11 +74,11 @@ TEST(HloShape, ArraysTuplesLayoutsAndDynamicDims) {
   pos = 0;
   ASSERT_TRUE(ParseHloShape("f32[<=5,?,3]", &pos, &g, &t, &err));
   ASSERT_EQ(t[0].dims.size(), 3u);
-  EXPECT_EQ(t[0].dims[0].kind, Dim::Kind::kBounded);
-  EXPECT_EQ(t[0].dims[0].value, 5);
-  EXPECT_EQ(t[0].dims[1].kind, Dim::Kind::kUnknown);
-  EXPECT_EQ(t[0].dims[2].kind, Dim::Kind::kStatic);
-  EXPECT_EQ(t[0].dims[2].value, 3);
+  EXPECT_EQ(t[0].dims[0].kind(), Dim::Kind::kBounded);
+  EXPECT_EQ(t[0].dims[0].value(), 5);
+  EXPECT_EQ(t[0].dims[1].kind(), Dim::Kind::kUnknown);
+  EXPECT_EQ(t[0].dims[2].kind(), Dim::Kind::kStatic);
+  EXPECT_EQ(t[0].dims[2].value(), 3);
 
   t.clear();
   pos = 0;
@@ -159,9 +159,9 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
   EXPECT_EQ(g.str(Find(g, "p3.4")->results[0].layout), "{1,0:T(8,128)}");
   const Node* p5 = Find(g, "p5.6");
   ASSERT_EQ(p5->results[0].dims.size(), 4u);
-  EXPECT_EQ(p5->results[0].dims[0].kind, Dim::Kind::kBounded);
-  EXPECT_EQ(p5->results[0].dims[0].value, 4);
-  EXPECT_EQ(p5->results[0].dims[1].kind, Dim::Kind::kUnknown);
+  EXPECT_EQ(p5->results[0].dims[0].kind(), Dim::Kind::kBounded);
+  EXPECT_EQ(p5->results[0].dims[0].value(), 4);
+  EXPECT_EQ(p5->results[0].dims[1].kind(), Dim::Kind::kUnknown);
   EXPECT_EQ(Find(g, "p4.5")->results[0].dtype, DType::kBool);
 
   const Node* c = Find(g, "constant.20");

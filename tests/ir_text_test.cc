@@ -79,8 +79,8 @@ TEST(IrTextTest, XlaFlavourNodesTypesAndOperands) {
   EXPECT_EQ(bn.results[0].dtype, DType::kF32);
   EXPECT_TRUE(bn.results[0].rank_known);
   ASSERT_EQ(bn.results[0].dims.size(), 2u);
-  EXPECT_EQ(bn.results[0].dims[0].value, 4);
-  EXPECT_EQ(bn.results[0].dims[1].value, 64);
+  EXPECT_EQ(bn.results[0].dims[0].value(), 4);
+  EXPECT_EQ(bn.results[0].dims[1].value(), 64);
   EXPECT_EQ(g.str(bn.results[0].layout), "{1,0}");
   EXPECT_EQ(g.str(bn.results[3].layout), "{0}");
   EXPECT_EQ(bn.operands.size(), 5u);
@@ -158,13 +158,13 @@ TEST(IrTextTest, BoundedUnknownSymbolicDimsAndTiledLayouts) {
   const TensorType& t = g.nodes[0].results.at(0);
   EXPECT_EQ(t.dtype, DType::kS64);
   ASSERT_EQ(t.dims.size(), 4u);
-  EXPECT_EQ(t.dims[0].kind, Dim::Kind::kBounded);
-  EXPECT_EQ(t.dims[0].value, 5);
-  EXPECT_EQ(t.dims[1].kind, Dim::Kind::kUnknown);
-  EXPECT_EQ(t.dims[2].kind, Dim::Kind::kSymbolic);
-  EXPECT_EQ(g.str(t.dims[2].symbol), "s0");
-  EXPECT_EQ(t.dims[3].kind, Dim::Kind::kStatic);
-  EXPECT_EQ(t.dims[3].value, 3);
+  EXPECT_EQ(t.dims[0].kind(), Dim::Kind::kBounded);
+  EXPECT_EQ(t.dims[0].value(), 5);
+  EXPECT_EQ(t.dims[1].kind(), Dim::Kind::kUnknown);
+  EXPECT_EQ(t.dims[2].kind(), Dim::Kind::kSymbolic);
+  EXPECT_EQ(g.str(t.dims[2].symbol()), "s0");
+  EXPECT_EQ(t.dims[3].kind(), Dim::Kind::kStatic);
+  EXPECT_EQ(t.dims[3].value(), 3);
   EXPECT_EQ(g.str(t.layout), "{3,2,1,0}");
   EXPECT_EQ(g.str(g.nodes[1].results.at(0).layout), "{1,0:T(8,128)(2,1)}");
   // Nested tuples are flattened in order.

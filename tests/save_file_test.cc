@@ -71,7 +71,7 @@ TEST(SaveFileTest, NewFramingGraphNameRootHashesGraphHash) {
   EXPECT_EQ(a.source.first_line, 1u);
   EXPECT_EQ(a.source.last_line, 19u);
   ASSERT_EQ(a.nodes.size(), 4u);
-  EXPECT_EQ(a.nodes[0].results.at(0).dims.at(0).kind, Dim::Kind::kBounded);
+  EXPECT_EQ(a.nodes[0].results.at(0).dims.at(0).kind(), Dim::Kind::kBounded);
   EXPECT_EQ(a.str(a.nodes[1].results.at(0).layout), "{1,0:T(8,128)}");
   EXPECT_EQ(a.str(a.nodes[2].frame), "forward@model.py:31");
   EXPECT_EQ(a.attr(a.nodes[2], "scope"), "model.fc");

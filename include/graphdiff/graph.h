@@ -55,15 +55,47 @@ std::string_view DTypeName(DType dtype);
 int DTypeBytes(DType dtype);
 
 // One dimension of a shape. `<=N` (bounded dynamic) keeps N as its bound,
-// `s0` (symbolic) keeps the symbol, `?` is unknown.
-struct Dim {
+// `s0` (symbolic) keeps the symbol, `?` is unknown. Eight bytes: a rank-4
+// type keeps its dims in place in 40 bytes, and a 10^6-node graph holds
+// about as many types as nodes.
+class Dim {
+ public:
   enum class Kind : uint8_t { kStatic, kBounded, kSymbolic, kUnknown };
-  int64_t value = 0;  // the size (kStatic) or the bound (kBounded)
-  Kind kind = Kind::kStatic;
-  StrId symbol;  // kSymbolic only, in the owning graph's pool
-  friend bool operator==(const Dim& a, const Dim& b) {
-    return a.kind == b.kind && a.value == b.value && a.symbol == b.symbol;
+  // Sizes and bounds beyond +-2^61 (none a real tensor has) are clamped.
+  static constexpr int64_t kMaxValue = (int64_t{1} << 61) - 1;
+
+  constexpr Dim() = default;
+  static constexpr Dim Static(int64_t size) { return Dim(Kind::kStatic, size); }
+  static constexpr Dim Bounded(int64_t bound) { return Dim(Kind::kBounded, bound); }
+  static constexpr Dim Symbolic(StrId symbol) {
+    return Dim(Kind::kSymbolic, static_cast<int64_t>(symbol.id));
   }
+  static constexpr Dim Unknown() { return Dim(Kind::kUnknown, 0); }
+
+  constexpr Kind kind() const { return static_cast<Kind>(bits_ & 3); }
+  // The size (kStatic) or the bound (kBounded); 0 otherwise.
+  constexpr int64_t value() const {
+    return kind() == Kind::kStatic || kind() == Kind::kBounded
+               ? static_cast<int64_t>(bits_) >> 2
+               : 0;
+  }
+  // kSymbolic only, in the owning graph's pool; empty otherwise.
+  constexpr StrId symbol() const {
+    return StrId{kind() == Kind::kSymbolic ? static_cast<uint32_t>(bits_ >> 2) : 0u};
+  }
+
+  friend constexpr bool operator==(Dim a, Dim b) { return a.bits_ == b.bits_; }
+  friend constexpr bool operator!=(Dim a, Dim b) { return a.bits_ != b.bits_; }
+
+ private:
+  constexpr Dim(Kind kind, int64_t value)
+      : bits_((static_cast<uint64_t>(value < -kMaxValue  ? -kMaxValue
+                                     : value > kMaxValue ? kMaxValue
+                                                         : value)
+               << 2) |
+              static_cast<uint64_t>(kind)) {}
+
+  uint64_t bits_ = 0;  // the kind in the low two bits; above, value or symbol
 };
 
 // The lists a node holds, sized so that a typical node needs no heap block

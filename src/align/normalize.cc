@@ -135,9 +135,9 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     for (const TensorType& t : node.results) {
       th = Combine(th, static_cast<uint64_t>(t.dtype) * 2 + t.rank_known);
       for (const Dim& d : t.dims) {
-        th = Combine(th, static_cast<uint64_t>(d.kind) ^
-                             (static_cast<uint64_t>(d.value) << 3) ^
-                             (d.kind == Dim::Kind::kSymbolic ? hashes(d.symbol) : 0));
+        th = Combine(th, static_cast<uint64_t>(d.kind()) ^
+                             (static_cast<uint64_t>(d.value()) << 3) ^
+                             (d.kind() == Dim::Kind::kSymbolic ? hashes(d.symbol()) : 0));
       }
     }
     s.type_hash[v] = th;

@@ -52,7 +52,7 @@ bool SameTypes(const Node& a, const Node& b) {
     for (size_t d = 0; d < x.dims.size(); ++d) {
       const Dim& p = x.dims[d];
       const Dim& q = y.dims[d];
-      if (p.kind != q.kind || p.value != q.value) return false;
+      if (p.kind() != q.kind() || p.value() != q.value()) return false;
     }
   }
   return true;

@@ -92,7 +92,7 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
     for (const Attr& a : node.attrs) h = Mix(Mix(h, a.key.id), a.value.id);
     for (const TensorType& t : node.results) {
       h = Mix(h, static_cast<uint64_t>(t.dtype));
-      for (const Dim& d : t.dims) h = Mix(Mix(h, static_cast<uint64_t>(d.value)), d.symbol.id);
+      for (const Dim& d : t.dims) h = Mix(Mix(h, static_cast<uint64_t>(d.value())), d.symbol().id);
     }
     uint64_t count = is_op ? 1 : 0;
     for (ValueRef v : node.operands) {

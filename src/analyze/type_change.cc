@@ -21,11 +21,11 @@ namespace graphdiff::analyze {
 namespace {
 
 std::string DimText(const Graph& g, const Dim& d) {
-  switch (d.kind) {
-    case Dim::Kind::kStatic: return std::to_string(d.value);
-    case Dim::Kind::kBounded: return fmt::format("<={}", d.value);
+  switch (d.kind()) {
+    case Dim::Kind::kStatic: return std::to_string(d.value());
+    case Dim::Kind::kBounded: return fmt::format("<={}", d.value());
     case Dim::Kind::kSymbolic: {
-      std::string_view s = g.str(d.symbol);
+      std::string_view s = g.str(d.symbol());
       return s.empty() ? std::string("?") : std::string(s);
     }
     case Dim::Kind::kUnknown: return "?";
@@ -68,8 +68,8 @@ bool CompareDims(const Graph& lg, const TensorType& l, const Graph& rg, const Te
   bool any = false;
   for (size_t i = 0; i < l.dims.size(); ++i) {
     std::string a = DimText(lg, l.dims[i]), b = DimText(rg, r.dims[i]);
-    if (l.dims[i].kind == r.dims[i].kind && a == b) continue;
-    bool ls = l.dims[i].kind == Dim::Kind::kSymbolic, rs = r.dims[i].kind == Dim::Kind::kSymbolic;
+    if (l.dims[i].kind() == r.dims[i].kind() && a == b) continue;
+    bool ls = l.dims[i].kind() == Dim::Kind::kSymbolic, rs = r.dims[i].kind() == Dim::Kind::kSymbolic;
     ChangeKind kind = !ls && rs   ? ChangeKind::kToSymbolic
                       : ls && !rs ? ChangeKind::kToStatic
                                   : ChangeKind::kSize;

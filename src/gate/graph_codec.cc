@@ -167,9 +167,9 @@ void EncodeType(const Graph& g, const TensorType& t, Writer* w) {
   w->Varint(t.rank_known ? 1 : 0);
   w->Varint(t.dims.size());
   for (const Dim& d : t.dims) {
-    w->Varint(static_cast<uint64_t>(d.kind));
-    w->Signed(d.value);
-    w->Str(g.str(d.symbol));
+    w->Varint(static_cast<uint64_t>(d.kind()));
+    w->Signed(d.value());
+    w->Str(g.str(d.symbol()));
   }
   w->Str(g.str(t.layout));
   w->Str(g.str(t.device));
@@ -294,12 +294,16 @@ absl::StatusOr<Graph> DecodeGraph(std::string_view encoded, std::string_view sou
       t.rank_known = r.Varint() != 0;
       uint64_t dims = r.Count();
       for (uint64_t d = 0; r.ok() && d < dims; ++d) {
-        Dim& dim = t.dims.emplace_back();
         uint64_t dk = r.Varint();
         if (dk > static_cast<uint64_t>(Dim::Kind::kUnknown)) return Corrupt(source, "dim kind");
-        dim.kind = static_cast<Dim::Kind>(dk);
-        dim.value = r.Signed();
-        dim.symbol = g.intern(r.Str());
+        int64_t value = r.Signed();
+        StrId symbol = g.intern(r.Str());
+        switch (static_cast<Dim::Kind>(dk)) {
+          case Dim::Kind::kStatic: t.dims.push_back(Dim::Static(value)); break;
+          case Dim::Kind::kBounded: t.dims.push_back(Dim::Bounded(value)); break;
+          case Dim::Kind::kSymbolic: t.dims.push_back(Dim::Symbolic(symbol)); break;
+          case Dim::Kind::kUnknown: t.dims.push_back(Dim::Unknown()); break;
+        }
       }
       t.layout = g.intern(r.Str());
       t.device = g.intern(r.Str());

@@ -158,9 +158,9 @@ std::optional<int64_t> TensorType::NumElements() const {
   if (!rank_known) return std::nullopt;
   int64_t n = 1;
   for (const Dim& d : dims) {
-    if (d.kind != Dim::Kind::kStatic || d.value < 0) return std::nullopt;
-    if (d.value != 0 && n > INT64_MAX / d.value) return std::nullopt;
-    n *= d.value;
+    if (d.kind() != Dim::Kind::kStatic || d.value() < 0) return std::nullopt;
+    if (d.value() != 0 && n > INT64_MAX / d.value()) return std::nullopt;
+    n *= d.value();
   }
   return n;
 }
@@ -260,10 +260,10 @@ std::string FormatType(const Graph& g, const TensorType& t) {
   for (size_t i = 0; i < t.dims.size(); ++i) {
     if (i) out += ',';
     const Dim& d = t.dims[i];
-    switch (d.kind) {
-      case Dim::Kind::kStatic: absl::StrAppend(&out, d.value); break;
-      case Dim::Kind::kBounded: absl::StrAppend(&out, "<=", d.value); break;
-      case Dim::Kind::kSymbolic: out += g.str(d.symbol); break;
+    switch (d.kind()) {
+      case Dim::Kind::kStatic: absl::StrAppend(&out, d.value()); break;
+      case Dim::Kind::kBounded: absl::StrAppend(&out, "<=", d.value()); break;
+      case Dim::Kind::kSymbolic: out += g.str(d.symbol()); break;
       case Dim::Kind::kUnknown: out += '?'; break;
     }
   }

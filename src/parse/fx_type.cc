@@ -98,16 +98,14 @@ bool ParseFxTypeAnnotation(std::string_view text, Graph* graph, TensorType* out,
   t.rank_known = true;
   bool ok = ForEachElement(dims, [&](std::string_view d) {
     if (d.empty()) return false;
-    Dim dim;
-    if (ParseInt(d, &dim.value)) {
-      dim.kind = Dim::Kind::kStatic;
+    int64_t size = 0;
+    if (ParseInt(d, &size)) {
+      t.dims.push_back(Dim::Static(size));
     } else if (d == "?") {
-      dim.kind = Dim::Kind::kUnknown;
+      t.dims.push_back(Dim::Unknown());
     } else {
-      dim.kind = Dim::Kind::kSymbolic;
-      dim.symbol = graph->intern(d);
+      t.dims.push_back(Dim::Symbolic(graph->intern(d)));
     }
-    t.dims.push_back(dim);
     return true;
   });
   if (!ok) return false;

@@ -45,16 +45,17 @@ bool ParseDims(std::string_view text, size_t begin, size_t end,
     std::string_view d = text.substr(i, comma - i);
     while (!d.empty() && d.front() == ' ') d.remove_prefix(1);
     while (!d.empty() && d.back() == ' ') d.remove_suffix(1);
-    Dim dim;
+    int64_t value = 0;
     if (d == "?") {
-      dim.kind = Dim::Kind::kUnknown;
+      dims->push_back(Dim::Unknown());
     } else if (d.substr(0, 2) == "<=") {
-      if (!ParseInt(d.substr(2), &dim.value)) return Fail(error, i, "malformed dimension bound");
-      dim.kind = Dim::Kind::kBounded;
-    } else if (!ParseInt(d, &dim.value)) {
+      if (!ParseInt(d.substr(2), &value)) return Fail(error, i, "malformed dimension bound");
+      dims->push_back(Dim::Bounded(value));
+    } else if (ParseInt(d, &value)) {
+      dims->push_back(Dim::Static(value));
+    } else {
       return Fail(error, i, "malformed dimension");
     }
-    dims->push_back(dim);
     i = comma + 1;
   }
   if (!dims->empty() && text[end - 1] == ',') return Fail(error, end - 1, "malformed dimension");

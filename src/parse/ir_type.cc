@@ -102,31 +102,34 @@ class TypeParser {
   bool ParseDim(Dim* d) {
     if (pos_ < text_.size() && text_[pos_] == ' ') ++pos_;
     if (Consume('?')) {
-      d->kind = Dim::Kind::kUnknown;
+      *d = Dim::Unknown();
       return true;
     }
     if (pos_ + 1 < text_.size() && text_[pos_] == '<' && text_[pos_ + 1] == '=') {
       pos_ += 2;
-      d->kind = Dim::Kind::kBounded;
-      return ParseInt(&d->value);
+      int64_t bound = 0;
+      if (!ParseInt(&bound)) return false;
+      *d = Dim::Bounded(bound);
+      return true;
     }
     if (pos_ < text_.size() && (text_[pos_] >= '0' && text_[pos_] <= '9')) {
-      d->kind = Dim::Kind::kStatic;
-      return ParseInt(&d->value);
+      int64_t size = 0;
+      if (!ParseInt(&size)) return false;
+      *d = Dim::Static(size);
+      return true;
     }
     if (pos_ < text_.size() && text_[pos_] == '-') {
       // LTC prints -1 for a dimension it does not know.
       ++pos_;
       int64_t v = 0;
       if (!ParseInt(&v)) return false;
-      d->kind = Dim::Kind::kUnknown;
+      *d = Dim::Unknown();
       return true;
     }
     size_t start = pos_;
     while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
     if (pos_ == start) return Fail("a dimension: a size, <=N, ? or a symbol");
-    d->kind = Dim::Kind::kSymbolic;
-    d->symbol = graph_->intern(text_.substr(start, pos_ - start));
+    *d = Dim::Symbolic(graph_->intern(text_.substr(start, pos_ - start)));
     return true;
   }
 

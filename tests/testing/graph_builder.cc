@@ -27,10 +27,9 @@ std::vector<TensorType> ParseTypes(std::string_view text) {
     while (j < dims.size()) {
       size_t k = dims.find(',', j);
       if (k == std::string_view::npos) k = dims.size();
-      Dim d;
       int64_t v = 0;
-      if (absl::SimpleAtoi(AbslSv(dims.substr(j, k - j)), &v)) d.value = v;
-      t.dims.push_back(d);
+      if (!absl::SimpleAtoi(AbslSv(dims.substr(j, k - j)), &v)) v = 0;
+      t.dims.push_back(Dim::Static(v));
       j = k + 1;
     }
     out.push_back(std::move(t));

@@ -34,7 +34,7 @@ inline std::string ModelText(const ParsedText& parsed) {
       for (const TensorType& t : n.results) {
         out += fmt::format(" {}:{}[", DTypeName(t.dtype), t.rank_known);
         for (const Dim& d : t.dims) {
-          out += fmt::format("{}/{}/{},", static_cast<int>(d.kind), d.value, g.str(d.symbol));
+          out += fmt::format("{}/{}/{},", static_cast<int>(d.kind()), d.value(), g.str(d.symbol()));
         }
         out += fmt::format("]s{} l={} d={}", fmt::join(t.strides, ","), g.str(t.layout),
                            g.str(t.device));

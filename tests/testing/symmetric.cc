@@ -22,7 +22,9 @@ Node CopyNode(const Graph& from, const Node& n, Graph& to) {
   for (TensorType& t : out.results) {
     t.layout = re(t.layout);
     t.device = re(t.device);
-    for (Dim& d : t.dims) d.symbol = re(d.symbol);
+    for (Dim& d : t.dims) {
+      if (d.kind() == Dim::Kind::kSymbolic) d = Dim::Symbolic(re(d.symbol()));
+    }
   }
   for (const Attr& a : n.attrs) out.attrs.push_back({re(a.key), re(a.value)});
   return out;
@@ -123,7 +125,9 @@ Graph OptimizerStep(const Graph& model) {
     if (model.nodes[v].results.empty()) continue;
     TensorType t = model.nodes[v].results[0];
     t.layout = t.device = StrId();
-    for (Dim& d : t.dims) d.symbol = d.symbol.empty() ? StrId() : out.intern(model.str(d.symbol));
+    for (Dim& d : t.dims) {
+      if (d.kind() == Dim::Kind::kSymbolic) d = Dim::Symbolic(out.intern(model.str(d.symbol())));
+    }
     const uint32_t param = add(NodeKind::kInput, "xla::device_data", {}, t);
     const uint32_t grad = add(NodeKind::kInput, "xla::device_data", {}, t);
     const uint32_t buf = add(NodeKind::kInput, "xla::device_data", {}, t);
