@@ -4,6 +4,9 @@
 // id, so a copied graph's nodes still name the same strings.
 #include "graphdiff/strings.h"
 
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 
 namespace graphdiff {
@@ -36,6 +39,29 @@ TEST(StringPool, CopyKeepsEveryId) {
   EXPECT_EQ(copy.Get(other), "y");
   EXPECT_EQ(copy.Intern("x"), interned);
   EXPECT_EQ(copy.Find("y"), other);
+}
+
+// The lookup table grows many times over; every string stays findable, no
+// two interned strings share an id, and strings with equal tags (here many
+// near-equal names) still compare by their characters.
+TEST(StringPool, ManyStringsThroughGrowthAndReserve) {
+  for (bool reserve : {false, true}) {
+    StringPool pool;
+    if (reserve) pool.ReserveLookups(30000);
+    std::vector<StrId> ids;
+    for (int i = 0; i < 100000; ++i) ids.push_back(pool.Intern("name_" + std::to_string(i)));
+    for (int i = 0; i < 100000; i += 7) {
+      ASSERT_EQ(pool.Intern("name_" + std::to_string(i)), ids[i]) << i;
+      ASSERT_EQ(pool.Find("name_" + std::to_string(i)), ids[i]) << i;
+      ASSERT_EQ(pool.Get(ids[i]), "name_" + std::to_string(i));
+    }
+    EXPECT_EQ(pool.size(), 100001u);
+    EXPECT_EQ(pool.Find("name_100000"), StrId{});
+    EXPECT_EQ(pool.Find(""), StrId{});
+    StringPool copy(pool);
+    EXPECT_EQ(copy.Find("name_99999"), ids[99999]);
+    EXPECT_EQ(copy.Intern("fresh"), StrId{100001});
+  }
 }
 
 TEST(StringPool, HashSpreadsShortAndLongStrings) {

@@ -15,7 +15,6 @@
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
@@ -82,7 +81,7 @@ class StringPool {
   // that a parser that knows a lower bound skips the table's first
   // regrowths (each rehashes every string). A bound, not an estimate: room
   // beyond what the pool ends up holding is memory for nothing.
-  void ReserveLookups(size_t n) { index_.reserve(n); }
+  void ReserveLookups(size_t n);
 
  private:
   std::string_view Store(std::string_view s);
@@ -93,8 +92,18 @@ class StringPool {
   size_t bytes_ = 0;
   size_t chunk_bytes_ = 0;
   size_t next_chunk_ = 0;  // size of the last regular chunk
+  // The lookup table for Intern() and Find(): open addressing with linear
+  // probing, one 8-byte slot per entry, `tag << 32 | id` (the tag is the
+  // hash's high half, which also picks the home slot, so growing never
+  // reads a string); 0 is an empty slot, as id 0 is never entered. A map
+  // from string_view to id costs 24 bytes a slot; strings are most of what
+  // a graph holds besides its nodes.
+  uint32_t FindSlot(std::string_view s, uint32_t tag) const;
+  void Grow(size_t capacity);
+
   std::vector<std::string_view> views_;
-  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> index_;
+  std::vector<uint64_t> slots_;
+  size_t entries_ = 0;
 };
 
 }  // namespace graphdiff

@@ -11,19 +11,25 @@ namespace {
 // its memory.
 constexpr size_t kFirstChunkSize = 512;
 constexpr size_t kChunkSize = 64 * 1024;
+
+// Linear probing stays short below three quarters full.
+bool Overfull(size_t entries, size_t capacity) { return entries * 4 >= capacity * 3; }
+
+uint32_t TagOf(std::string_view s) {
+  return static_cast<uint32_t>(static_cast<uint64_t>(StringViewHash()(s)) >> 32);
+}
 }  // namespace
 
 StringPool::StringPool() { views_.push_back(std::string_view()); }
 
-StringPool::StringPool(const StringPool& other) : StringPool() {
-  // Id for id, so that strings stored by Add() keep theirs too.
+StringPool::StringPool(const StringPool& other)
+    : StringPool() {
+  // Id for id, so that strings stored by Add() keep theirs too; the table
+  // holds ids and tags only, so it copies as is.
   views_.reserve(other.views_.size());
-  for (size_t i = 1; i < other.views_.size(); ++i) {
-    std::string_view stored = Store(other.views_[i]);
-    views_.push_back(stored);
-    auto it = other.index_.find(other.views_[i]);
-    if (it != other.index_.end() && it->second == i) index_.emplace(stored, it->second);
-  }
+  for (size_t i = 1; i < other.views_.size(); ++i) views_.push_back(Store(other.views_[i]));
+  slots_ = other.slots_;
+  entries_ = other.entries_;
 }
 
 StringPool& StringPool::operator=(const StringPool& other) {
@@ -94,27 +100,62 @@ StrId StringPool::Add(std::string_view s) {
 
 StrId StringPool::Intern(std::string_view s) {
   if (s.empty()) return StrId{};
-  // One hash and one probe for a new string too (find, then emplace, hashed
-  // it twice); the key is the stored copy, equal to `s`.
-  auto it = index_.lazy_emplace(s, [&](const auto& construct) {
-    std::string_view stored = Store(s);
-    uint32_t id = static_cast<uint32_t>(views_.size());
-    views_.push_back(stored);
-    construct(stored, id);
-  });
-  return StrId{it->second};
+  if (slots_.empty()) Grow(16);
+  uint32_t tag = TagOf(s);
+  uint32_t at = FindSlot(s, tag);
+  if (slots_[at] != 0) return StrId{static_cast<uint32_t>(slots_[at])};
+  if (Overfull(entries_ + 1, slots_.size())) {
+    Grow(slots_.size() * 2);
+    at = FindSlot(s, tag);
+  }
+  uint32_t id = static_cast<uint32_t>(views_.size());
+  views_.push_back(Store(s));
+  slots_[at] = uint64_t{tag} << 32 | id;
+  ++entries_;
+  return StrId{id};
+}
+
+StrId StringPool::Find(std::string_view s) const {
+  if (s.empty() || slots_.empty()) return StrId{};
+  uint32_t at = FindSlot(s, TagOf(s));
+  return StrId{static_cast<uint32_t>(slots_[at])};
+}
+
+// The slot holding `s`, or the empty slot where it would go. The table is
+// never full, so the walk ends.
+uint32_t StringPool::FindSlot(std::string_view s, uint32_t tag) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t at = tag & mask;; at = (at + 1) & mask) {
+    uint64_t slot = slots_[at];
+    if (slot == 0) return static_cast<uint32_t>(at);
+    if (static_cast<uint32_t>(slot >> 32) == tag &&
+        views_[static_cast<uint32_t>(slot)] == s) {
+      return static_cast<uint32_t>(at);
+    }
+  }
+}
+
+void StringPool::Grow(size_t capacity) {
+  std::vector<uint64_t> old(capacity, 0);
+  old.swap(slots_);
+  size_t mask = capacity - 1;
+  for (uint64_t slot : old) {
+    if (slot == 0) continue;
+    size_t at = (slot >> 32) & mask;
+    while (slots_[at] != 0) at = (at + 1) & mask;
+    slots_[at] = slot;
+  }
+}
+
+void StringPool::ReserveLookups(size_t n) {
+  size_t capacity = 16;
+  while (Overfull(n, capacity)) capacity *= 2;
+  if (capacity > slots_.size()) Grow(capacity);
 }
 
 size_t StringPool::MemoryBytes() const {
   return chunk_bytes_ + chunks_.capacity() * sizeof(chunks_[0]) +
-         views_.capacity() * sizeof(std::string_view) +
-         index_.capacity() * (sizeof(std::pair<std::string_view, uint32_t>) + 1);
-}
-
-StrId StringPool::Find(std::string_view s) const {
-  if (s.empty()) return StrId{};
-  auto it = index_.find(s);
-  return it == index_.end() ? StrId{} : StrId{it->second};
+         views_.capacity() * sizeof(std::string_view) + slots_.capacity() * sizeof(uint64_t);
 }
 
 }  // namespace graphdiff
