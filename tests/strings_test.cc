@@ -64,6 +64,33 @@ TEST(StringPool, ManyStringsThroughGrowthAndReserve) {
   }
 }
 
+// A pool shrunk at the end of a parse keeps every string and id, takes
+// new strings after, and holds less than before.
+TEST(StringPool, ShrinkToFitKeepsEveryString) {
+  StringPool pool;
+  std::vector<StrId> ids;
+  for (int i = 0; i < 40; ++i) ids.push_back(pool.Intern("node_" + std::to_string(i)));
+  StrId added = pool.Add("%7");
+  StrId big = pool.Intern(std::string(40000, 'x'));  // a chunk of its own
+  size_t before = pool.MemoryBytes();
+  pool.ShrinkToFit();
+  EXPECT_LT(pool.MemoryBytes(), before);
+  for (int i = 0; i < 40; ++i) {
+    EXPECT_EQ(pool.Get(ids[i]), "node_" + std::to_string(i));
+    EXPECT_EQ(pool.Intern("node_" + std::to_string(i)), ids[i]);
+  }
+  EXPECT_EQ(pool.Get(added), "%7");
+  EXPECT_EQ(pool.Get(big), std::string(40000, 'x'));
+  StrId later = pool.Intern("later");
+  EXPECT_EQ(pool.Get(later), "later");
+  EXPECT_EQ(pool.Find("node_3"), ids[3]);
+  pool.ShrinkToFit();  // twice, and on an empty pool
+  EXPECT_EQ(pool.Get(later), "later");
+  StringPool empty;
+  empty.ShrinkToFit();
+  EXPECT_EQ(empty.Intern("a"), StrId{1});
+}
+
 TEST(StringPool, HashSpreadsShortAndLongStrings) {
   StringViewHash h;
   EXPECT_NE(h("%1"), h("%2"));

@@ -82,12 +82,20 @@ class StringPool {
   // regrowths (each rehashes every string). A bound, not an estimate: room
   // beyond what the pool ends up holding is memory for nothing.
   void ReserveLookups(size_t n);
+  // Gives back what growth left unused: the views' and the table's spare
+  // room and the unused tail of the current storage chunk. Parsers call it
+  // when a graph is complete; a dump of 10^5 small graphs is 10^5 pools,
+  // and their spare room was a third of the graphs' memory. Views returned
+  // before stay valid only for strings outside that chunk's tail, so call
+  // it before handing out views (parsers do, at the end).
+  void ShrinkToFit();
 
  private:
   std::string_view Store(std::string_view s);
 
   std::vector<std::unique_ptr<char[]>> chunks_;
   char* cursor_ = nullptr;
+  char* cursor_chunk_ = nullptr;  // start of the chunk `cursor_` points into
   size_t remaining_ = 0;
   size_t bytes_ = 0;
   size_t chunk_bytes_ = 0;

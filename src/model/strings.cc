@@ -55,7 +55,7 @@ std::string_view StringPool::Store(std::string_view s) {
     size_t size = std::max(next_chunk_, s.size());
     chunks_.push_back(std::make_unique<char[]>(size));
     chunk_bytes_ += size;
-    cursor_ = chunks_.back().get();
+    cursor_ = cursor_chunk_ = chunks_.back().get();
     remaining_ = size;
   }
   std::memcpy(cursor_, s.data(), s.size());
@@ -151,6 +151,44 @@ void StringPool::ReserveLookups(size_t n) {
   size_t capacity = 16;
   while (Overfull(n, capacity)) capacity *= 2;
   if (capacity > slots_.size()) Grow(capacity);
+}
+
+void StringPool::ShrinkToFit() {
+  views_.shrink_to_fit();
+  size_t capacity = 16;
+  while (Overfull(entries_, capacity)) capacity *= 2;
+  if (entries_ == 0) {
+    std::vector<uint64_t>().swap(slots_);
+  } else if (capacity < slots_.size()) {
+    Grow(capacity);
+  }
+  slots_.shrink_to_fit();
+  // The current chunk's unused tail: move its strings into a block of
+  // their size. Small pools are where this matters (a first chunk of 512
+  // bytes for 200 of text), so copying them is cheap.
+  if (cursor_chunk_ == nullptr || remaining_ == 0) return;
+  size_t used = static_cast<size_t>(cursor_ - cursor_chunk_);
+  auto it = std::find_if(chunks_.begin(), chunks_.end(),
+                         [&](const auto& c) { return c.get() == cursor_chunk_; });
+  if (used == 0) {
+    chunk_bytes_ -= remaining_;
+    chunks_.erase(it);
+  } else {
+    auto fitted = std::make_unique<char[]>(used);
+    std::memcpy(fitted.get(), cursor_chunk_, used);
+    const char* lo = cursor_chunk_;
+    const char* hi = cursor_;
+    for (std::string_view& v : views_) {
+      if (v.data() >= lo && v.data() < hi) {
+        v = std::string_view(fitted.get() + (v.data() - lo), v.size());
+      }
+    }
+    chunk_bytes_ -= remaining_;
+    *it = std::move(fitted);
+  }
+  chunks_.shrink_to_fit();
+  cursor_ = cursor_chunk_ = nullptr;
+  remaining_ = 0;
 }
 
 size_t StringPool::MemoryBytes() const {

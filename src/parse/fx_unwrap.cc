@@ -202,6 +202,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
       g.name = "forward";
     }
     g.source.graph_name = classes.empty() ? g.name : std::string(classes.back().name);
+    g.strings.ShrinkToFit();
     graphs.push_back(std::move(g));
     i = next > i ? next : i + 1;
   }

@@ -244,6 +244,7 @@ class GraphBuilder {
                              dropped_refs_, dropped_refs_ == 1 ? "" : "s", entry.name,
                              dropped_refs_ == 1 ? "s" : ""));
     }
+    g.strings.ShrinkToFit();
     return g;
   }
 

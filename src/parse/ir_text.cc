@@ -136,7 +136,10 @@ class BlockParser {
 
   absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
   absl::Status Finish();
-  Graph TakeGraph() { return std::move(graph_); }
+  Graph TakeGraph() {
+    graph_.strings.ShrinkToFit();
+    return std::move(graph_);
+  }
   // After an elision, operands may name nodes the dump left out.
   void set_elided() {
     elided_ = true;
