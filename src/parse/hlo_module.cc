@@ -55,12 +55,13 @@ class Outliner {
  public:
   Outliner(std::string_view text, std::string_view source,
            const ParseOptions& options, std::vector<Diagnostic>* warnings,
-           std::vector<HloModuleText>* modules)
+           std::vector<HloModuleText>* modules, const HloModuleSink& sink)
       : text_(text),
         source_(source),
         options_(options),
         warnings_(warnings),
-        modules_(modules) {}
+        modules_(modules),
+        sink_(sink) {}
 
   // Outlines text[begin, end) only, `begin` being the start of line
   // `first_line`. Unless `last`, the text goes on after `end`, so a
@@ -115,10 +116,20 @@ class Outliner {
                             ? "empty HLO text"
                             : "no `HloModule` found");
     }
+    HandOver();
     return absl::OkStatus();
   }
 
  private:
+  // Gives the last module, now complete, to the sink and drops its
+  // computations.
+  void HandOver() {
+    if (modules_->empty()) return;
+    HloModuleText& m = modules_->back();
+    sink_(m);
+    std::vector<HloComputationText>().swap(m.computations);
+  }
+
   // Returns the line at pos_ (without its newline) and advances.
   std::string_view NextLine() {
     const void* nl = std::memchr(text_.data() + pos_, '\n', text_.size() - pos_);
@@ -135,6 +146,7 @@ class Outliner {
       return ParseError(source_, text_, offset,
                         fmt::format("more than {} HLO modules", options_.max_graphs));
     }
+    HandOver();
     HloModuleText m;
     m.name = name;
     m.offset = offset;
@@ -273,6 +285,7 @@ class Outliner {
   const ParseOptions& options_;
   std::vector<Diagnostic>* warnings_;
   std::vector<HloModuleText>* modules_;
+  const HloModuleSink& sink_;
   size_t pos_ = 0;
   uint32_t line_ = 1;
   bool last_ = true;
@@ -281,18 +294,11 @@ class Outliner {
 
 }  // namespace
 
-absl::Status OutlineHloText(std::string_view text, std::string_view source,
-                            const ParseOptions& options,
-                            std::vector<Diagnostic>* warnings,
-                            std::vector<HloModuleText>* modules) {
-  return Outliner(text, source, options, warnings, modules).Run();
-}
-
 absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
                              uint32_t first_line, bool last, std::string_view source,
                              const ParseOptions& options, std::vector<Diagnostic>* warnings,
-                             std::vector<HloModuleText>* modules) {
-  return Outliner(text, source, options, warnings, modules)
+                             std::vector<HloModuleText>* modules, const HloModuleSink& sink) {
+  return Outliner(text, source, options, warnings, modules, sink)
       .RunRange(begin, end, first_line, last);
 }
 

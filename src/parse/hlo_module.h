@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -38,33 +39,38 @@ struct HloModuleText {
   bool partial = false;
 };
 
-// Splits `text` into modules. Lines outside any computation that are not a
-// module header become warnings. Syntax errors (malformed instruction,
-// unbalanced brackets) fail with a positioned message. Elision lines (`...`)
-// and a computation cut short (the text ends, or the next module starts,
-// before its '}') are warnings that mark the module partial.
-absl::Status OutlineHloText(std::string_view text, std::string_view source,
-                            const ParseOptions& options,
-                            std::vector<Diagnostic>* warnings,
-                            std::vector<HloModuleText>* modules);
+// Takes each module as soon as its last computation is outlined.
+using HloModuleSink = std::function<void(const HloModuleText&)>;
 
-// The graphs ParseHloText makes of outlined modules (hlo_text.cc), with
-// record indexes counted from 0.
-absl::StatusOr<std::vector<Graph>> BuildHloGraphs(std::string_view text,
-                                                  const std::vector<HloModuleText>& modules,
-                                                  std::string_view source,
-                                                  const ParseOptions& options,
-                                                  std::vector<Diagnostic>* warnings);
-
-// OutlineHloText of text[begin, end) alone, `begin` being the start of line
-// `first_line` and of an `HloModule` line (or 0). Unless `last`, a
-// computation still open at `end` fails (Aborted): the text goes on, and
-// only the whole outline can tell how that computation ends. Offsets stay
-// offsets into `text`.
+// Splits text[begin, end) into modules, `begin` being the start of line
+// `first_line` and of an `HloModule` line (or 0). Lines outside any
+// computation that are not a module header become warnings. Syntax errors
+// (malformed instruction, unbalanced brackets) fail with a positioned
+// message. Elision lines (`...`) and a computation cut short (the text ends,
+// or the next module starts, before its '}') are warnings that mark the
+// module partial. Unless `last`, a computation still open at `end` fails
+// (Aborted): the text goes on, and only the whole outline can tell how that
+// computation ends. Offsets stay offsets into `text`. Each module is handed
+// to `sink` when complete and its computations dropped after: `modules`
+// keeps headers only, so that a dump of 10^5 modules is never all outlined
+// at once.
 absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
                              uint32_t first_line, bool last, std::string_view source,
                              const ParseOptions& options, std::vector<Diagnostic>* warnings,
-                             std::vector<HloModuleText>* modules);
+                             std::vector<HloModuleText>* modules, const HloModuleSink& sink);
+
+// ParseHloText of text[begin, end) (see OutlineHloRange), each module's graph
+// built as it is outlined. Outline warnings go to `outline_warnings` and
+// build warnings to `build_warnings`: reading every module before building
+// any, as a reader would, puts all outline warnings first. An outline
+// error wins over a build error for the same reason. Record indexes count
+// from 0.
+absl::StatusOr<std::vector<Graph>> ParseHloRange(std::string_view text, size_t begin,
+                                                 size_t end, uint32_t first_line, bool last,
+                                                 std::string_view source,
+                                                 const ParseOptions& options,
+                                                 std::vector<Diagnostic>* outline_warnings,
+                                                 std::vector<Diagnostic>* build_warnings);
 
 }  // namespace graphdiff
 

@@ -527,26 +527,42 @@ absl::StatusOr<std::vector<Graph>> ParseHloText(std::string_view text,
                                                 std::string_view source,
                                                 const ParseOptions& options,
                                                 std::vector<Diagnostic>* warnings) {
-  std::vector<HloModuleText> modules;
-  absl::Status st = OutlineHloText(text, source, options, warnings, &modules);
-  if (!st.ok()) return st;
-  return BuildHloGraphs(text, modules, source, options, warnings);
+  std::vector<Diagnostic> built;
+  absl::StatusOr<std::vector<Graph>> graphs =
+      ParseHloRange(text, 0, text.size(), 1, /*last=*/true, source, options, warnings,
+                    warnings ? &built : nullptr);
+  // Both lists were capped at max_warnings, so the build list's tally of
+  // those beyond comes only once the joined list is full: no merge fails.
+  for (Diagnostic& d : built) MergeWarning(warnings, options.max_warnings, std::move(d));
+  return graphs;
 }
 
-absl::StatusOr<std::vector<Graph>> BuildHloGraphs(std::string_view text,
-                                                  const std::vector<HloModuleText>& modules,
-                                                  std::string_view source,
-                                                  const ParseOptions& options,
-                                                  std::vector<Diagnostic>* warnings) {
+absl::StatusOr<std::vector<Graph>> ParseHloRange(std::string_view text, size_t begin,
+                                                 size_t end, uint32_t first_line, bool last,
+                                                 std::string_view source,
+                                                 const ParseOptions& options,
+                                                 std::vector<Diagnostic>* outline_warnings,
+                                                 std::vector<Diagnostic>* build_warnings) {
   std::vector<Graph> graphs;
-  graphs.reserve(modules.size());
-  GraphBuilder builder(text, source, options, warnings);
-  for (uint32_t i = 0; i < modules.size(); ++i) {
-    absl::StatusOr<Graph> g = builder.Build(modules[i]);
-    if (!g.ok()) return g.status();
-    g->source.record_index = i;
-    graphs.push_back(*std::move(g));
-  }
+  absl::Status build_error;
+  GraphBuilder builder(text, source, options, build_warnings);
+  std::vector<HloModuleText> modules;
+  absl::Status st = OutlineHloRange(
+      text, begin, end, first_line, last, source, options, outline_warnings, &modules,
+      [&](const HloModuleText& module) {
+        // After a build error only the outline goes on: an outline error
+        // later in the text is the one to report.
+        if (!build_error.ok()) return;
+        absl::StatusOr<Graph> g = builder.Build(module);
+        if (!g.ok()) {
+          build_error = g.status();
+          return;
+        }
+        g->source.record_index = static_cast<uint32_t>(graphs.size());
+        graphs.push_back(*std::move(g));
+      });
+  if (!st.ok()) return st;
+  if (!build_error.ok()) return build_error;
   return graphs;
 }
 

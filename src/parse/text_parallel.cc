@@ -203,13 +203,10 @@ absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
   std::vector<std::vector<Graph>> graphs(n);
   std::vector<absl::Status> status(n);
   runner.run(n, [&](size_t p) {
-    std::vector<HloModuleText> modules;
-    status[p] = OutlineHloRange(text, pieces.bounds[p], pieces.bounds[p + 1],
-                                pieces.first_line[p], p + 1 == n, source, pieces.options,
-                                warnings ? &outline_warnings[p] : nullptr, &modules);
-    if (!status[p].ok()) return;
-    absl::StatusOr<std::vector<Graph>> built = BuildHloGraphs(
-        text, modules, source, pieces.options, warnings ? &build_warnings[p] : nullptr);
+    absl::StatusOr<std::vector<Graph>> built = ParseHloRange(
+        text, pieces.bounds[p], pieces.bounds[p + 1], pieces.first_line[p], p + 1 == n, source,
+        pieces.options, warnings ? &outline_warnings[p] : nullptr,
+        warnings ? &build_warnings[p] : nullptr);
     if (built.ok()) {
       graphs[p] = *std::move(built);
     } else {
