@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graphdiff/compact_vec.h"
 #include "graphdiff/inline_vec.h"
 #include "graphdiff/strings.h"
 
@@ -108,7 +109,7 @@ struct TensorType {
   DType dtype = DType::kUnknown;
   bool rank_known = false;  // false: dims are unknown, not a scalar
   DimList dims;                   // up to rank 4 without a heap block
-  InlineVec<int64_t, 0> strides;  // empty unless the dump lists them
+  CompactVec<int64_t> strides;    // empty unless the dump lists them
   StrId layout;                  // e.g. "{3,2,1,0}" (XLA), without tiling changes
   StrId device;                  // e.g. "cpu", "TPU:0"
 
