@@ -1,7 +1,12 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/metrics.h"
 
+#include <charconv>
+#include <cstring>
+#include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
@@ -320,6 +325,42 @@ TEST(MetricsError, EveryPrefixAndGarbageNeverCrash) {
   std::string mixed("Metric: \xff\x00\x01\nCounter: \x80\n  Value: \x7f\n", 34);
   absl::StatusOr<MetricsReport> m = ParseMetrics(mixed, "x");
   EXPECT_FALSE(m.ok());
+}
+
+}  // namespace
+}  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+// The fast path for plain decimals gives exactly what from_chars gives, bit
+// for bit, on values of every length it takes and some it hands on.
+TEST(MetricValues, PlainNumbersAsFromChars) {
+  std::mt19937_64 rng(7);
+  std::vector<std::string> cases = {"0",     "-0",      "1.00",   "004.208", "53.48", "0.1",
+                                    "0.3",   "1e3",     "5.",     ".5",      "1.2.3", "-",
+                                    "12345678901234.5",  "123456789012345.6",  "9007199254740993",
+                                    "0.000000000000001", "99999999999999.99"};
+  for (int i = 0; i < 20000; ++i) {
+    int digits = 1 + static_cast<int>(rng() % 18);
+    std::string s = rng() % 4 == 0 ? "-" : "";
+    int point = static_cast<int>(rng() % (digits + 1));
+    for (int d = 0; d < digits; ++d) {
+      if (d == point && d > 0) s += '.';
+      s += static_cast<char>('0' + rng() % 10);
+    }
+    cases.push_back(s);
+  }
+  for (const std::string& s : cases) {
+    double want = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), want);
+    bool valid = ec == std::errc() && ptr == s.data() + s.size();
+    std::optional<double> got = ParsePlainNumber(s);
+    ASSERT_EQ(got.has_value(), valid) << s;
+    if (valid) {
+      ASSERT_EQ(std::memcmp(&*got, &want, sizeof want), 0) << s << " " << *got << " " << want;
+    }
+  }
 }
 
 }  // namespace
