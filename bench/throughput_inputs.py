@@ -8,6 +8,8 @@ Writes, under OUT:
   fx_left.txt, fx_right.txt    FX graphs one after another, about NODES nodes
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
+  metrics.txt                  metrics reports one after another, about
+                               100 bytes per node of NODES (a report per step)
   dir_left/, dir_right/        FILES graph files (IR, FX, HLO) in folders of
                                100; the right side renumbered (IR and HLO
                                ids shifted) with a few planted op changes
@@ -109,6 +111,20 @@ def main():
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
                        os.path.join(out, "save_right.txt"), "ir")
     os.remove(os.path.join(out, "save_right.txt"))
+
+    # Metrics: every real report of testdata in turn, as a run that prints
+    # one per step leaves them.
+    reports = [read(os.path.join(gen, m, f)) for m in models for f in sorted(os.listdir(os.path.join(gen, m)))
+               if f.startswith("metrics_")]
+    for f in ("torch_xla_style.txt", "torch113_lazy_ts.txt"):
+        reports.append(read(os.path.join(testdata, "fixtures", "metrics", f)))
+    reports = [r.rstrip("\n") + "\n" for r in reports]
+    with open(os.path.join(out, "metrics.txt"), "w") as f:
+        written, i = 0, 0
+        while written < 100 * target:
+            f.write(reports[i % len(reports)])
+            written += len(reports[i % len(reports)])
+            i += 1
 
     # The directory: every single-graph IR, FX and HLO file of testdata, in turn.
     singles = []

@@ -114,7 +114,7 @@ compare "HLO, modules one after another" "$work/hlo_left.txt" "$work/hlo_right.t
 compare "directory of $files graph files" "$work/dir_left" "$work/dir_right"
 
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
-for input in ir_left.txt save.txt fx_left.txt hlo_left.txt; do
+for input in ir_left.txt save.txt fx_left.txt hlo_left.txt metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"
