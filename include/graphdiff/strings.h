@@ -40,7 +40,8 @@ struct StringViewHash {
 };
 
 // An append-only set of strings. Views returned by Get() stay valid for the
-// pool's lifetime, including across moves (storage lives in stable chunks).
+// pool's lifetime, including across moves (storage lives in stable chunks),
+// until ShrinkToFit(), which parsers call once a graph is complete.
 // Copying re-interns every string into fresh storage.
 class StringPool {
  public:
@@ -85,9 +86,9 @@ class StringPool {
   // Gives back what growth left unused: the views' and the table's spare
   // room and the unused tail of the current storage chunk. Parsers call it
   // when a graph is complete; a dump of 10^5 small graphs is 10^5 pools,
-  // and their spare room was a third of the graphs' memory. Views returned
-  // before stay valid only for strings outside that chunk's tail, so call
-  // it before handing out views (parsers do, at the end).
+  // and their spare room was a third of the graphs' memory. The current
+  // chunk's strings move, so views of them from Get() before the call are
+  // invalid after it: call it before handing views out (parsers do, last).
   void ShrinkToFit();
 
  private:

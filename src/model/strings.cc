@@ -170,6 +170,12 @@ void StringPool::ShrinkToFit() {
   size_t used = static_cast<size_t>(cursor_ - cursor_chunk_);
   auto it = std::find_if(chunks_.begin(), chunks_.end(),
                          [&](const auto& c) { return c.get() == cursor_chunk_; });
+  if (it == chunks_.end()) {
+    // A moved-from pool: its chunks went with the move.
+    cursor_ = cursor_chunk_ = nullptr;
+    remaining_ = 0;
+    return;
+  }
   if (used == 0) {
     chunk_bytes_ -= remaining_;
     chunks_.erase(it);
