@@ -122,8 +122,9 @@ def main():
     with open(os.path.join(out, "metrics.txt"), "w") as f:
         written, i = 0, 0
         while written < 100 * target:
-            f.write(reports[i % len(reports)])
-            written += len(reports[i % len(reports)])
+            report = reports[i % len(reports)]
+            f.write(report)
+            written += len(report)
             i += 1
 
     # The directory: every single-graph IR, FX and HLO file of testdata, in turn.

@@ -41,9 +41,8 @@ TEST(StringPool, CopyKeepsEveryId) {
   EXPECT_EQ(copy.Find("y"), other);
 }
 
-// The lookup table grows many times over; every string stays findable, no
-// two interned strings share an id, and strings with equal tags (here many
-// near-equal names) still compare by their characters.
+// The lookup table grows many times over, from empty and from a reserve;
+// every string stays findable under its one id, and a copy keeps the table.
 TEST(StringPool, ManyStringsThroughGrowthAndReserve) {
   for (bool reserve : {false, true}) {
     StringPool pool;

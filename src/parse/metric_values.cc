@@ -103,9 +103,6 @@ std::optional<uint64_t> ByteUnitBytes(std::string_view unit) {
   return std::nullopt;
 }
 
-}  // namespace
-
-namespace {
 // `[-]digits[.digits]` with at most 15 digits in all, the way reports print
 // nearly every value: the digits as an integer (exact below 2^53) divided
 // by an exact power of ten is the correctly rounded value (Clinger's fast
