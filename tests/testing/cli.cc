@@ -2,10 +2,12 @@
 #include "testing/cli.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "gtest/gtest.h"
 
@@ -52,9 +54,17 @@ CliResult RunCli(const std::vector<std::string>& args, const CliOptions& options
 
 std::string WriteTempFile(const std::string& name, const std::string& content) {
   std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream f(path, std::ios::binary);
-  f << content;
-  EXPECT_TRUE(f.good()) << "cannot write " << path;
+  // ctest runs each test in its own process, two at a time, and tests of
+  // one file share its fixtures by name: written in place, one process
+  // truncates the file while another's graphdiff reads it. A rename puts
+  // the whole file there at once.
+  std::string staging = path + "." + std::to_string(getpid()) + ".tmp";
+  {
+    std::ofstream f(staging, std::ios::binary);
+    f << content;
+    EXPECT_TRUE(f.good()) << "cannot write " << staging;
+  }
+  EXPECT_EQ(std::rename(staging.c_str(), path.c_str()), 0) << "cannot rename to " << path;
   return path;
 }
 

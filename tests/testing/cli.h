@@ -31,7 +31,9 @@ std::string Quote(const std::string& s);
 // A whole file's bytes; empty when unreadable.
 std::string Slurp(const std::string& path);
 
-// Writes `content` to a fresh file under the test temp dir; returns its path.
+// Writes `content` to a fresh file under the test temp dir, whole at once
+// (readers in other test processes never see it half written); returns its
+// path.
 std::string WriteTempFile(const std::string& name, const std::string& content);
 
 }  // namespace graphdiff::testing
