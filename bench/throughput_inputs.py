@@ -6,6 +6,10 @@
 
 Writes, under OUT:
   fx_left.txt, fx_right.txt    FX graphs one after another, about NODES nodes
+  fx_one_left.txt, fx_one_right.txt
+                               one FX graph of about NODES nodes: the biggest
+                               real AOT forward graph's body over and over,
+                               values renamed in each copy
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
   metrics.txt                  metrics reports one after another, about
@@ -93,6 +97,55 @@ def replicate(parts, graphdiff, target, left_path, right_path, kind):
     return copies * per
 
 
+def one_fx_graph(text, graphdiff, target, left_path, right_path):
+    """One FX graph of about `target` nodes from the body of `text`, repeated
+    with each copy's values renamed (`relu` -> `relu_c7`): one forward as long
+    as a model with that many blocks. The right side gets a planted change in
+    three of the copies."""
+    lines = text.split("\n")
+    d = next(i for i, l in enumerate(lines) if l.startswith("def forward"))
+    body, ret = [], None
+    for line in lines[d + 1:]:
+        if line.strip().startswith("return"):
+            ret = line
+            break
+        if line.strip():
+            body.append(line)
+    bound = set(m.group(1) for m in (re.match(r"\s+(\w+)\s*[:=]", l) for l in body) if m)
+    ident = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+
+    def rename(line, copy):
+        if copy == 0:
+            return line
+        return ident.sub(lambda m: m.group(0) + "_c%d" % copy if m.group(0) in bound else m.group(0),
+                         line)
+    # Nodes a copy adds: two copies less one (the signature's inputs are shared).
+    probe = left_path + ".probe"
+    counts = []
+    for n in (1, 2):
+        write(probe, "\n".join(lines[:d + 1] + [rename(l, c) for c in range(n) for l in body] +
+                               [rename(ret, n - 1)]) + "\n")
+        counts.append(nodes_of(graphdiff, probe))
+    os.remove(probe)
+    per = max(counts[1] - counts[0], 1)
+    base = counts[0] - per
+    copies = max(1, -(-(target - base) // per))
+    planted = {copies // 4, copies // 2, (3 * copies) // 4}
+    with open(left_path, "w", encoding="utf-8") as left, \
+            open(right_path, "w", encoding="utf-8") as right:
+        head = "\n".join(lines[:d + 1]) + "\n"
+        left.write(head)
+        right.write(head)
+        for c in range(copies):
+            block = "\n".join(rename(l, c) for l in body) + "\n"
+            left.write(block)
+            right.write(plant(block, "fx") if c in planted else block)
+        tail = rename(ret, copies - 1) + "\n"
+        left.write(tail)
+        right.write(tail)
+    return base + copies * per
+
+
 def main():
     graphdiff, testdata, target, files, out = sys.argv[1:6]
     target, files = int(target), int(files)
@@ -106,6 +159,10 @@ def main():
              if os.path.exists(os.path.join(gen, m, "ltc_save.txt"))]
     n_fx = replicate(fx, graphdiff, target, os.path.join(out, "fx_left.txt"),
                      os.path.join(out, "fx_right.txt"), "fx")
+    aot = [t for t in fx if "def forward(self, primals_" in t]
+    n_fx_one = one_fx_graph(max(aot, key=len), graphdiff, target,
+                            os.path.join(out, "fx_one_left.txt"),
+                            os.path.join(out, "fx_one_right.txt"))
     n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),
                       os.path.join(out, "hlo_right.txt"), "hlo")
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
@@ -143,8 +200,8 @@ def main():
         write(os.path.join(out, "dir_left", rel), text)
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
-    print("inputs: FX {} nodes, HLO {} nodes, save file {} nodes, {} files per directory"
-          .format(n_fx, n_hlo, n_save, files))
+    print("inputs: FX {} nodes, one FX graph {} nodes, HLO {} nodes, save file {} nodes, "
+          "{} files per directory".format(n_fx, n_fx_one, n_hlo, n_save, files))
 
 
 if __name__ == "__main__":

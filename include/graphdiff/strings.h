@@ -4,7 +4,7 @@
 //
 // Dumps repeat the same few hundred op names, dtypes and attribute keys millions
 // of times; storing each once and referring to it by a 4-byte id keeps a
-// million-node graph small and makes equality a integer compare.
+// million-node graph small and makes equality an integer compare.
 #ifndef GRAPHDIFF_STRINGS_H_
 #define GRAPHDIFF_STRINGS_H_
 
@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "graphdiff/huge_page_allocator.h"
 
 GRAPHDIFF_PUBLIC_BEGIN
 namespace graphdiff {
@@ -110,8 +111,9 @@ class StringPool {
   uint32_t FindSlot(std::string_view s, uint32_t tag) const;
   void Grow(size_t capacity);
 
-  std::vector<std::string_view> views_;
-  std::vector<uint64_t> slots_;
+  // Both are read by id or hash in no order memory follows: huge pages.
+  std::vector<std::string_view, HugePageAllocator<std::string_view>> views_;
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
   size_t entries_ = 0;
 };
 

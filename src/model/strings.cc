@@ -136,7 +136,7 @@ uint32_t StringPool::FindSlot(std::string_view s, uint32_t tag) const {
 }
 
 void StringPool::Grow(size_t capacity) {
-  std::vector<uint64_t> old(capacity, 0);
+  decltype(slots_) old(capacity, 0);
   old.swap(slots_);
   size_t mask = capacity - 1;
   for (uint64_t slot : old) {
@@ -158,7 +158,7 @@ void StringPool::ShrinkToFit() {
   size_t capacity = 16;
   while (Overfull(entries_, capacity)) capacity *= 2;
   if (entries_ == 0) {
-    std::vector<uint64_t>().swap(slots_);
+    decltype(slots_)().swap(slots_);
   } else if (capacity < slots_.size()) {
     Grow(capacity);
   }

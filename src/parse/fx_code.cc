@@ -33,29 +33,16 @@
 #include "parse/fx_expr.h"
 #include "parse/fx_ops.h"
 #include "parse/fx_type.h"
+#include "parse/name_table.h"
 
 namespace graphdiff {
 namespace {
 
 constexpr uint32_t kNoNode = 0xffffffffu;
 
-// A fast hash for value names (short identifiers): std::hash's murmur was a
-// measurable share of the parse time.
+// Hashes callee texts with the value names' hash (name_table.h).
 struct NameHash {
-  size_t operator()(std::string_view s) const {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
-    size_t i = 0;
-    for (; i + 8 <= s.size(); i += 8) {
-      uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      h = (h ^ w) * 0xff51afd7ed558ccdull;
-      h ^= h >> 32;
-    }
-    uint64_t tail = 0;
-    std::memcpy(&tail, s.data() + i, s.size() - i);
-    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
-    return static_cast<size_t>(h ^ (h >> 29));
-  }
+  size_t operator()(std::string_view s) const { return static_cast<size_t>(HashName(s)); }
 };
 
 bool IsOpTok(const FxToken& t, std::string_view op) {
@@ -66,6 +53,36 @@ bool IsOpTok(const FxToken& t, std::string_view op) {
   return true;
 }
 
+// Whether a line of code reads `name = value[3]` (after an optional type
+// annotation), which FX prints to take one output of a multi-output node:
+// a binding, not a node. Only the reserve below asks, so a line it misreads
+// costs a vector growth, never a wrong graph.
+bool LooksLikeProjection(std::string_view code) {
+  auto is_name = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+  };
+  size_t i = 0;
+  const size_t n = code.size();
+  while (i < n && is_name(code[i])) ++i;
+  if (i == 0) return false;
+  if (i < n && code[i] == ':') {  // `getitem: "f32[8]" = bn[0]`
+    size_t eq = code.find(" = ", i);
+    if (eq == std::string_view::npos) return false;
+    i = eq;
+  }
+  if (code.substr(i, 3) != " = ") return false;
+  i += 3;
+  const size_t value = i;
+  while (i < n && is_name(code[i])) ++i;
+  if (i == value || i >= n || code[i] != '[') return false;
+  const size_t digits = ++i;
+  while (i < n && code[i] >= '0' && code[i] <= '9') ++i;
+  if (i == digits || i >= n || code[i] != ']') return false;
+  ++i;
+  while (i < n && code[i] == ' ') ++i;
+  return i == n || code[i] == ';' || code[i] == '#';
+}
 
 // The text of a string literal without prefix and quotes.
 std::string_view StringContents(std::string_view lit) {
@@ -129,6 +146,7 @@ class FxBuilder {
   uint32_t NewNode(std::string_view name, NodeKind kind, const std::array<StrId, 3>& op,
                    uint32_t line);
   StrId ArgKey(size_t n);
+  StrId NodeName(std::string_view name);
   void SetProjection(ValueRef ref, const TensorType* type);
   absl::Status ErrorAt(size_t token, std::string_view message);
   absl::Status ExprError(const FxExprParser& p);
@@ -147,7 +165,7 @@ class FxBuilder {
   FxLexer lexer_;
   std::vector<FxToken> toks_, comments_;
   std::vector<FxExpr> arena_;
-  absl::flat_hash_map<std::string_view, ValueRef, NameHash> names_;
+  NameTable names_;
   // Interned op, raw op and overload of a function callee, by its text.
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
   std::vector<Param> params_;
@@ -192,11 +210,18 @@ StrId FxBuilder::ArgKey(size_t n) {
   return arg_keys_[n];
 }
 
+// A name no value of the graph was bound to yet is stored without a lookup
+// (StringPool::Add): in a graph of 10^6 nodes that lookup is a cache miss a
+// node, and the lookup table's slot for every name was a sixth of the pool.
+StrId FxBuilder::NodeName(std::string_view name) {
+  return names_.Find(name) == nullptr ? g_.strings.Add(name) : g_.intern(name);
+}
+
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_view op,
                             std::string_view raw_op, std::string_view overload,
                             uint32_t line) {
   Node& n = g_.nodes.emplace_back();
-  n.name = g_.intern(name);
+  n.name = NodeName(name);
   n.kind = kind;
   n.op = g_.intern(op);
   n.raw_op = g_.intern(raw_op);
@@ -209,7 +234,7 @@ uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_vi
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind,
                             const std::array<StrId, 3>& op, uint32_t line) {
   Node& n = g_.nodes.emplace_back();
-  n.name = g_.intern(name);
+  n.name = NodeName(name);
   n.kind = kind;
   n.op = op[0];
   n.raw_op = op[1];
@@ -278,9 +303,9 @@ void FxBuilder::SetProjection(ValueRef ref, const TensorType* type) {
 bool FxBuilder::ResolveRef(uint32_t e, ValueRef* out) {
   const FxExpr& x = arena_[e];
   if (x.kind == FxExprKind::kName) {
-    auto it = names_.find(x.text);
-    if (it == names_.end()) return false;
-    *out = it->second;
+    const ValueRef* it = names_.Find(x.text);
+    if (it == nullptr) return false;
+    *out = *it;
     return true;
   }
   ValueRef base;
@@ -359,13 +384,13 @@ absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
   const FxExpr& x = arena_[e];
   switch (x.kind) {
     case FxExprKind::kName: {
-      auto it = names_.find(x.text);
-      if (it == names_.end()) {
+      const ValueRef* it = names_.Find(x.text);
+      if (it == nullptr) {
         if (DropElidedRef()) return absl::OkStatus();
         return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
       }
       refs_.emplace_back(x.first, static_cast<uint32_t>(g_.nodes[node].operands.size()));
-      g_.nodes[node].operands.push_back(it->second);
+      g_.nodes[node].operands.push_back(*it);
       return absl::OkStatus();
     }
     case FxExprKind::kNumber:
@@ -378,7 +403,7 @@ absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
       uint32_t root = x.a;
       while (arena_[root].kind == FxExprKind::kAttribute) root = arena_[root].a;
       if (arena_[root].kind == FxExprKind::kName &&
-          names_.find(arena_[root].text) == names_.end()) {
+          names_.Find(arena_[root].text) == nullptr) {
         return absl::OkStatus();
       }
       return CollectRefs(x.a, node);
@@ -433,12 +458,12 @@ absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
 absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
   const FxExpr& x = arena_[e];
   if (x.kind == FxExprKind::kName) {
-    auto it = names_.find(x.text);
-    if (it == names_.end()) {
+    const ValueRef* it = names_.Find(x.text);
+    if (it == nullptr) {
       if (DropElidedRef()) return absl::OkStatus();
       return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
     }
-    g_.nodes[node].operands.push_back(it->second);
+    g_.nodes[node].operands.push_back(*it);
     return absl::OkStatus();
   }
   if (x.last == x.first + 1) {  // one literal token: no rendering needed
@@ -479,7 +504,7 @@ void FxBuilder::MaterializeParams() {
     if (p.typed) g_.nodes[n].results.push_back(p.type);
     if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
     g_.inputs.push_back(n);
-    names_[p.name] = ValueRef{n, 0};
+    names_.Set(p.name, ValueRef{n, 0});
   }
   frame_ = frame;
 }
@@ -548,16 +573,23 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   // One node per body line is the common case: reserve once instead of
   // moving every Node through repeated vector growth. Blank and comment
   // lines make none, and reserving for them was a sixth of the nodes' memory.
+  // Projections make none either: an AOT graph has three for each batch norm,
+  // and giving that room back moved every node once more into fresh pages.
   size_t body_lines = 0;
+  size_t projections = 0;
   for (size_t j = def_index + 1; j < lines_.size(); ++j) {
     const FxLine& l = lines_[j];
     if (l.blank) continue;
     if (l.indent <= def_indent_) break;
-    body_lines += l.text[l.indent] != '#';
+    const std::string_view code = l.text.substr(l.indent);
+    if (code[0] == '#') continue;
+    ++body_lines;
+    projections += LooksLikeProjection(code);
   }
-  g_.nodes.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
+  g_.nodes.reserve(std::min(body_lines - projections + params_.size(),
+                            ctx_.options->max_nodes_per_graph));
   // Every node binds a name: growing the table rehashes all of them.
-  names_.reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
+  names_.Reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
   last_line_ = lines_[def_index].number;
   target_key_ = g_.intern("target");
   FxLexError lex;
@@ -731,10 +763,10 @@ absl::Status FxBuilder::Statement(size_t begin) {
     if (!s.ok()) return s;
     for (size_t k = 1; k < ntargets; ++k) {
       if (arena_[targets[k]].kind != FxExprKind::kName) continue;
-      auto it = names_.find(arena_[targets[0]].text);
-      if (it == names_.end()) continue;
-      const ValueRef ref = it->second;  // operator[] may rehash
-      names_[arena_[targets[k]].text] = ref;
+      const ValueRef* it = names_.Find(arena_[targets[0]].text);
+      if (it == nullptr) continue;
+      const ValueRef ref = *it;  // Set may move the entries
+      names_.Set(arena_[targets[k]].text, ref);
     }
     return absl::OkStatus();
   }
@@ -795,7 +827,7 @@ absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
       break;
     }
     g_.inputs.push_back(n);
-    names_[name] = ValueRef{n, 0};
+    names_.Set(name, ValueRef{n, 0});
   }
   return absl::OkStatus();
 }
@@ -811,12 +843,13 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
     std::string_view parts[16];
     size_t n = 0;
     if (DottedParts(val.a, parts, &n) && parts[n - 1] == "tree_flatten_spec" &&
-        names_.find(parts[0]) == names_.end()) {
+        names_.Find(parts[0]) == nullptr) {
       return Flatten(static_cast<uint32_t>(target), value);
     }
   }
   MaterializeParams();
   if (tgt.kind == FxExprKind::kName) {
+    names_.Prefetch(tgt.text);  // bound after the value is built
     ValueRef ref;
     bool is_node = false;
     absl::Status s = Evaluate(tgt.text, value, &ref, &is_node);
@@ -837,7 +870,7 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
         }
       }
     }
-    names_[tgt.text] = ref;
+    names_.Set(tgt.text, ref);
     return absl::OkStatus();
   }
   if (tgt.kind == FxExprKind::kTuple || tgt.kind == FxExprKind::kList) {
@@ -856,7 +889,7 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
       if (arena_[e].kind != FxExprKind::kName) continue;
       ValueRef out{ref.node, ref.output + k};
       SetProjection(out, nullptr);
-      names_[arena_[e].text] = out;
+      names_.Set(arena_[e].text, out);
     }
     return absl::OkStatus();
   }
@@ -879,7 +912,7 @@ absl::Status FxBuilder::AugAssign(uint32_t target, std::string_view symbol,
   if (!s.ok()) return s;
   s = AddArg(n, value, ArgKey(1));
   if (!s.ok()) return s;
-  names_[tgt.text] = ValueRef{n, 0};
+  names_.Set(tgt.text, ValueRef{n, 0});
   unnamed_aug_ = n;
   return absl::OkStatus();
 }
@@ -891,11 +924,11 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
   const uint32_t line = lines_[toks_[x.first].line].number;
   switch (x.kind) {
     case FxExprKind::kName: {
-      auto it = names_.find(x.text);
-      if (it == names_.end()) {
+      const ValueRef* it = names_.Find(x.text);
+      if (it == nullptr) {
         return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
       }
-      *out = it->second;
+      *out = *it;
       if (out->node == unnamed_aug_ && out->output == 0) {
         g_.nodes[unnamed_aug_].name = g_.intern(name);
         unnamed_aug_ = kNoNode;
@@ -922,7 +955,7 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
       uint32_t root = x.a;
       while (arena_[root].kind == FxExprKind::kAttribute) root = arena_[root].a;
       if (arena_[root].kind == FxExprKind::kName &&
-          names_.find(arena_[root].text) == names_.end()) {
+          names_.Find(arena_[root].text) == nullptr) {
         break;  // a dotted constant such as torch.float32
       }
       uint32_t n = NewNode(name, NodeKind::kOp, "builtins::getattr",
@@ -1021,7 +1054,7 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
                 {}, line);
     g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
   } else if (DottedParts(call.a, parts, &nparts) &&
-             (nparts == 1 || names_.find(parts[0]) == names_.end())) {
+             (nparts == 1 || names_.Find(parts[0]) == nullptr)) {
     // A graph calls few distinct functions many times: their op, raw op
     // and overload are interned once, keyed by the callee's text (a view
     // into the dump, so only for a callee on one line).

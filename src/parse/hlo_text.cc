@@ -249,7 +249,9 @@ class GraphBuilder {
   }
 
   absl::Status FillNode(const HloInstructionText& ins, Graph* g, Node* node) {
-    node->name = g->intern(ins.name);
+    // Unique within its computation (checked when outlined) and never
+    // looked up by text: stored without a lookup (StringPool::Add).
+    node->name = g->strings.Add(ins.name);
     auto [it, inserted] = opcodes_.try_emplace(ins.opcode);
     if (inserted) {
       it->second.first = g->intern(std::string("hlo::").append(ins.opcode));

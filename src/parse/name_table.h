@@ -1,0 +1,125 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// The names an FX graph's code binds, each to the value it holds.
+//
+// One graph of 10^6 nodes binds as many names, and every operand of every
+// line is looked up: the table is far bigger than the caches, so the parse
+// waits on its misses. A general hash map keeps its control bytes and its
+// 24-byte slots apart, two misses a lookup. Here a lookup touches one 8-byte
+// slot (a hash tag and an entry index) and then the entry, and entries are
+// kept in binding order: the names a line reads were mostly bound a few
+// lines before, so their entries and key texts are still in cache.
+#ifndef GRAPHDIFF_PARSE_NAME_TABLE_H_
+#define GRAPHDIFF_PARSE_NAME_TABLE_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "graphdiff/graph.h"
+#include "graphdiff/huge_page_allocator.h"
+
+namespace graphdiff {
+
+// A fast hash for value names (short identifiers): std::hash's murmur was a
+// measurable share of the parse time.
+inline uint64_t HashName(std::string_view s) {
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, s.data() + i, s.size() - i);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 29);
+}
+
+class NameTable {
+ public:
+  // Room for `n` names without growing.
+  void Reserve(size_t n) {
+    entries_.reserve(n);
+    if (n * 4 > slots_.size() * 3) Rehash(n);
+  }
+
+  // The value bound to `name`, or nullptr. The pointer is good until the
+  // next Set.
+  const ValueRef* Find(std::string_view name) const {
+    if (slots_.empty()) return nullptr;
+    const uint64_t h = HashName(name);
+    const uint64_t tag = h >> 32;
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const uint64_t slot = slots_[i];
+      if (slot == 0) return nullptr;
+      if ((slot >> 32) == tag) {
+        const Entry& e = entries_[static_cast<uint32_t>(slot) - 1];
+        if (e.name == name) return &e.value;
+      }
+    }
+  }
+
+  // Asks for the slot `name` hashes to, ahead of a Set or Find of it with
+  // other work in between: a slot of a big table is a cache and TLB miss.
+  void Prefetch(std::string_view name) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[HashName(name) & mask_]);
+  }
+
+  // Binds `name` to `value`, replacing what it held.
+  void Set(std::string_view name, ValueRef value) {
+    if ((entries_.size() + 1) * 4 > slots_.size() * 3) Rehash(entries_.size() + 1);
+    const uint64_t h = HashName(name);
+    const uint64_t tag = h >> 32;
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      const uint64_t slot = slots_[i];
+      if (slot == 0) {
+        entries_.push_back(Entry{name, value});
+        slots_[i] = (tag << 32) | entries_.size();  // the index plus one: 0 is empty
+        return;
+      }
+      if ((slot >> 32) == tag) {
+        Entry& e = entries_[static_cast<uint32_t>(slot) - 1];
+        if (e.name == name) {
+          e.value = value;
+          return;
+        }
+      }
+    }
+  }
+
+ private:
+  struct Entry {
+    std::string_view name;
+    ValueRef value;
+  };
+
+  // At least 4/3 of `n` slots (three quarters full at most), a power of two.
+  void Rehash(size_t n) {
+    size_t cap = 16;
+    while (cap * 3 < n * 4) cap *= 2;
+    cap = std::max(cap, slots_.size() * 2);
+    slots_.assign(cap, 0);
+    mask_ = cap - 1;
+    for (size_t k = 0; k < entries_.size(); ++k) {
+      const uint64_t h = HashName(entries_[k].name);
+      size_t i = h & mask_;
+      while (slots_[i] != 0) i = (i + 1) & mask_;
+      slots_[i] = ((h >> 32) << 32) | (k + 1);
+    }
+  }
+
+  // Huge pages: see huge_page_allocator.h, whose figure is this table's.
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
+  std::vector<Entry> entries_;
+  size_t mask_ = 0;
+};
+
+}  // namespace graphdiff
+
+#endif  // GRAPHDIFF_PARSE_NAME_TABLE_H_

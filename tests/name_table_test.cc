@@ -1,0 +1,68 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "parse/name_table.h"
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace graphdiff {
+namespace {
+
+TEST(NameTable, FindsWhatWasSetAndNothingElse) {
+  NameTable t;
+  EXPECT_EQ(t.Find("x"), nullptr);  // empty table
+  t.Set("x", ValueRef{1, 0});
+  t.Set("getitem_1", ValueRef{2, 1});
+  ASSERT_NE(t.Find("x"), nullptr);
+  EXPECT_EQ(*t.Find("x"), (ValueRef{1, 0}));
+  EXPECT_EQ(*t.Find("getitem_1"), (ValueRef{2, 1}));
+  EXPECT_EQ(t.Find("getitem_"), nullptr);
+  EXPECT_EQ(t.Find("getitem_10"), nullptr);
+  EXPECT_EQ(t.Find(""), nullptr);
+  t.Set("x", ValueRef{7, 3});  // rebinding replaces
+  EXPECT_EQ(*t.Find("x"), (ValueRef{7, 3}));
+}
+
+// Names as FX prints them, across the 8-byte boundaries the hash reads in,
+// with and without a reservation, against std::map, with rebinding.
+TEST(NameTable, AgreesWithAMapThroughGrowth) {
+  for (size_t reserve : {size_t{0}, size_t{1000}, size_t{300000}}) {
+    NameTable t;
+    t.Reserve(reserve);
+    std::vector<std::string> names;  // keys are views: the strings must stay put
+    names.reserve(200000);
+    for (uint32_t i = 0; i < 200000; ++i) {
+      names.push_back(i % 3 == 0   ? "convolution_" + std::to_string(i)
+                      : i % 3 == 1 ? "r" + std::to_string(i)
+                                   : "native_batch_norm_legit_functional_" + std::to_string(i));
+    }
+    std::map<std::string, ValueRef> want;
+    std::mt19937 rng(static_cast<uint32_t>(reserve) + 1);
+    for (uint32_t i = 0; i < names.size(); ++i) {
+      ValueRef v{i, i % 4};
+      t.Set(names[i], v);
+      want[names[i]] = v;
+      if (rng() % 8 == 0) {  // rebind an earlier name
+        const std::string& k = names[rng() % (i + 1)];
+        ValueRef w{static_cast<uint32_t>(rng()), 9};
+        t.Set(k, w);
+        want[k] = w;
+      }
+    }
+    for (const auto& [k, v] : want) {
+      const ValueRef* got = t.Find(k);
+      ASSERT_NE(got, nullptr) << k;
+      EXPECT_EQ(*got, v) << k;
+    }
+    EXPECT_EQ(t.Find("convolution_200000"), nullptr);
+    EXPECT_EQ(t.Find("r"), nullptr);
+    EXPECT_EQ(t.Find("convolution"), nullptr);
+  }
+}
+
+}  // namespace
+}  // namespace graphdiff
