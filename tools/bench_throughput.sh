@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Throughput from the outside, on inputs built from real testdata graphs:
 #  - `graphdiff diff` of two ~10^6-node files (IR replicated and renumbered,
-#    FX and HLO graphs one after another with planted changes) and of two
+#    FX and HLO graphs one after another, and one FX graph of that many
+#    nodes, with planted changes) and of two
 #    directories of 10,000 graph files (renumbered, a few planted changes),
 #    beside GNU diff and a renumber-insensitive text diff (ids replaced by
 #    %N, lines sorted, then diff) of the same files, with the ratios;
@@ -110,11 +111,12 @@ compare() {
 }
 compare "IR, one graph" "$work/ir_left.txt" "$work/ir_right.txt"
 compare "FX, graphs one after another" "$work/fx_left.txt" "$work/fx_right.txt"
+compare "FX, one graph" "$work/fx_one_left.txt" "$work/fx_one_right.txt"
 compare "HLO, modules one after another" "$work/hlo_left.txt" "$work/hlo_right.txt"
 compare "directory of $files graph files" "$work/dir_left" "$work/dir_right"
 
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
-for input in ir_left.txt save.txt fx_left.txt hlo_left.txt metrics.txt; do
+for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt hlo_left.txt metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"

@@ -62,6 +62,13 @@ class SymmetryMatcher {
 class PositionMatcher {
  public:
   void Run(State& state);
+  // Before look-alikes are resolved: the FX/HLO inputs alone, and only when
+  // both sides have as many free ones (FX: with the same names, in order).
+  // An input every copy of a block reads (weights shared by unrolled steps)
+  // takes its colour from all its readers, so one changed copy sets it apart
+  // from its counterpart, and through it each side's readers from the
+  // other's: structure alone then pairs none of the copies.
+  static void RunSignature(State& state);
 };
 
 // Same-class candidates near matched nodes, scored by matched-neighbour

@@ -73,6 +73,33 @@ std::vector<ValueRef> Inputs(const SideView& s) {
 
 }  // namespace
 
+void PositionMatcher::RunSignature(State& st) {
+  const Graph& lg = *st.side[0].graph;
+  const Graph& rg = *st.side[1].graph;
+  if (!OrderedInputs(lg) || !OrderedInputs(rg)) return;
+  std::vector<uint32_t> free[2];
+  for (int s = 0; s < 2; ++s) {
+    for (const ValueRef& r : Inputs(st.side[s])) {
+      if (r.node < st.side[s].size && st.free(s, r.node)) free[s].push_back(r.node);
+    }
+  }
+  // Unequal counts: an input was added or removed, and which one only
+  // structure can say; the positions wait for it (Run).
+  if (free[0].size() != free[1].size()) return;
+  const bool names = lg.kind == GraphKind::kFx && rg.kind == GraphKind::kFx;
+  for (size_t i = 0; i < free[0].size(); ++i) {
+    const uint32_t l = free[0][i], r = free[1][i];
+    if (st.side[0].cls[l] != st.side[1].cls[r] ||
+        st.side[0].type_hash[l] != st.side[1].type_hash[r] ||
+        (names && lg.str(lg.nodes[l].name) != rg.str(rg.nodes[r].name))) {
+      return;  // the signatures differ: nothing here is a position's say
+    }
+  }
+  for (size_t i = 0; i < free[0].size(); ++i) {
+    st.Match(free[0][i], free[1][i], MatcherId::kPosition);
+  }
+}
+
 void PositionMatcher::Run(State& st) {
   if (!st.AnyFree(0) || !st.AnyFree(1)) return;
   const Graph& lg = *st.side[0].graph;

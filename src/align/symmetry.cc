@@ -65,25 +65,12 @@ class Symmetry {
     }
   }
 
-  // Individualises the remaining balanced cells until none is left.
+  // Individualises the remaining balanced cells until none is left, then
+  // the uneven ones (see Uneven), then the balanced ones that made, and so on.
   void Everything() {
     for (;;) {
-      std::vector<std::pair<uint64_t, uint32_t>> cells;
-      for (uint32_t c = 0; c < p_.num_cells(); ++c) {
-        if (!Balanced(c)) continue;
-        uint32_t lo[2] = {kNone, kNone};
-        for (const uint32_t* x = p_.begin(c); x != p_.end(c); ++x) {
-          const int s = *x < n0_ ? 0 : 1;
-          lo[s] = std::min(lo[s], *x - (s == 0 ? 0 : n0_));
-        }
-        // Side-symmetric order, so swapping the graphs mirrors the choices.
-        cells.emplace_back(SymKey(lo[0], lo[1]), c);
-      }
-      if (cells.empty()) return;
-      std::sort(cells.begin(), cells.end());
-      bool progress = false;
-      for (const auto& [key, c] : cells) progress |= Resolve(c);
-      if (!progress) return;
+      if (Round(/*uneven=*/false)) continue;
+      if (!Round(/*uneven=*/true)) return;
     }
   }
 
@@ -102,6 +89,41 @@ class Symmetry {
  private:
   bool Balanced(uint32_t c) const {
     return !p_.fixed(c) && p_.left_count(c) >= 2 && p_.left_count(c) == p_.right_count(c);
+  }
+
+  // A cell of look-alikes with more of one side than the other: N identical
+  // copies of a block on the left, N - k on the right beside k changed ones.
+  // Which left look-alike a right one stands for, structure cannot tell
+  // (refinement put them in one cell), and the matchers after this one see
+  // no more than structure: left to them, a graph of a few hundred copies
+  // took seconds a copy, and copies went unpaired. So, as for balanced
+  // cells, hints and then node order choose; min(left, right) pairs are
+  // made, and the rest of the larger side goes on to later matchers.
+  bool Uneven(uint32_t c) const {
+    return !p_.fixed(c) && p_.left_count(c) >= 1 && p_.right_count(c) >= 1 &&
+           p_.left_count(c) != p_.right_count(c);
+  }
+
+  bool Pairable(uint32_t c, bool uneven) const { return uneven ? Uneven(c) : Balanced(c); }
+
+  // One pass over the cells that are Pairable(uneven) at its start, in a
+  // side-symmetric order. True if a pair was made.
+  bool Round(bool uneven) {
+    std::vector<std::pair<uint64_t, uint32_t>> cells;
+    for (uint32_t c = 0; c < p_.num_cells(); ++c) {
+      if (!Pairable(c, uneven)) continue;
+      uint32_t lo[2] = {kNone, kNone};
+      for (const uint32_t* x = p_.begin(c); x != p_.end(c); ++x) {
+        const int s = *x < n0_ ? 0 : 1;
+        lo[s] = std::min(lo[s], *x - (s == 0 ? 0 : n0_));
+      }
+      // Side-symmetric order, so swapping the graphs mirrors the choices.
+      cells.emplace_back(SymKey(lo[0], lo[1]), c);
+    }
+    std::sort(cells.begin(), cells.end());
+    bool progress = false;
+    for (const auto& [key, c] : cells) progress |= Resolve(c, uneven);
+    return progress;
   }
 
   bool Try(uint32_t l, uint32_t r) {
@@ -129,8 +151,8 @@ class Symmetry {
 
   // Individualises pairs of cell c, lowest node numbers first, until it is
   // resolved or nothing more can be chosen. True if a pair was made.
-  bool Resolve(uint32_t c) {
-    if (!Balanced(c)) return false;
+  bool Resolve(uint32_t c, bool uneven) {
+    if (!Pairable(c, uneven)) return false;
     std::vector<uint32_t> left, right;
     for (const uint32_t* x = p_.begin(c); x != p_.end(c); ++x) {
       (*x < n0_ ? left : right).push_back(*x);
@@ -143,21 +165,28 @@ class Symmetry {
       if (!h.empty()) by_hint.try_emplace(h, r);
     }
     bool progress = false;
+    // Hints first, for every member: a node taken in order by an earlier
+    // member would leave its own hint's holder unpaired, and in an uneven
+    // cell each such slip shifts the pairs of every copy after it.
+    if (!by_hint.empty()) {
+      for (uint32_t l : left) {
+        if (p_.cell(l) != c || !Pairable(c, uneven)) continue;
+        std::string_view h = Hint(l);
+        if (h.empty()) continue;
+        auto it = by_hint.find(h);
+        if (it != by_hint.end() && p_.cell(it->second) == c && Try(l, it->second)) {
+          progress = true;
+        }
+      }
+    }
     size_t next_right = 0;
     std::vector<uint32_t> candidates;
     for (uint32_t l : left) {
-      if (p_.cell(l) != c || !Balanced(c)) continue;
+      if (p_.cell(l) != c || !Pairable(c, uneven)) continue;
       candidates.clear();
-      std::string_view h = Hint(l);
-      if (!h.empty()) {
-        auto it = by_hint.find(h);
-        if (it != by_hint.end() && p_.cell(it->second) == c) candidates.push_back(it->second);
-      }
       while (next_right < right.size() && p_.cell(right[next_right]) != c) ++next_right;
       for (size_t k = next_right; k < right.size() && candidates.size() < kTriesPerNode; ++k) {
-        if (p_.cell(right[k]) == c && (candidates.empty() || candidates[0] != right[k])) {
-          candidates.push_back(right[k]);
-        }
+        if (p_.cell(right[k]) == c) candidates.push_back(right[k]);
       }
       for (uint32_t r : candidates) {
         if (Try(l, r)) {
