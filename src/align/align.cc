@@ -187,6 +187,8 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   align::PropagationMatcher exact(/*exact_only=*/true), propagate;
   align::AnchorMatcher(align::Level::kFull).Run(st);
   exact.Run(st);
+  align::HubMatcher().Run(st);
+  exact.Run(st);
   align::PositionMatcher::RunSignature(st);
   exact.Run(st);
   align::SymmetryMatcher().Run(st);

@@ -32,6 +32,15 @@ class AnchorMatcher {
   Level level_;
 };
 
+// Leaves that several nodes read, paired by the overlap of their readers'
+// contexts when it is mutual, unambiguous and more than half of both: a
+// shared weight that one changed copy set apart from its counterpart
+// (hubs.cc). Pairs are "similarity".
+class HubMatcher {
+ public:
+  void Run(State& state);
+};
+
 // From matched pairs, operands by position and users by role (op class and
 // operand position), to a fixpoint. Pairs whose types and attributes agree go
 // first; with `exact_only` the others are not made at all, so a guess next to

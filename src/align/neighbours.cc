@@ -87,8 +87,12 @@ void NearbyCandidates(const State& st, int side, uint32_t v, bool same_class,
   const SideView& s = st.side[side];
   const SideView& o = st.side[other];
   // Hubs (a constant read by thousands) would make this quadratic; a bounded
-  // scan keeps the pass near-linear, in a deterministic order.
+  // scan keeps the pass near-linear, in a deterministic order. Readers
+  // already paired are passed over at a sixty-fourth of the cost: of a weight
+  // that every copy of a block reads, the few free readers (the copies that
+  // changed) sit anywhere in its list.
   const uint32_t scan = limit * 4;
+  const uint32_t skip = scan * 64;
   auto consider = [&](uint32_t c) {
     if (!st.free(other, c)) return;
     if (same_class && o.cls[c] != s.cls[v]) return;
@@ -98,8 +102,12 @@ void NearbyCandidates(const State& st, int side, uint32_t v, bool same_class,
   for (const ValueRef& x : s.operands(v)) {
     uint32_t m = st.map[side][x.node];
     if (m == kNone) continue;
-    uint32_t seen = 0;
+    uint32_t seen = 0, skipped = 0;
     for (const Use& u : o.users(m)) {
+      if (!st.free(other, u.user)) {
+        if (++skipped > skip) break;
+        continue;
+      }
       if (++seen > scan) break;
       if (u.output == x.output) consider(u.user);
     }
