@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/types/span.h"
 #include "align/hash.h"
 #include "align/matchers.h"
 
@@ -32,34 +33,66 @@ constexpr size_t kMaxPosting = 64;
 struct Hub {
   uint64_t key;
   uint32_t node;
-  std::vector<uint64_t> readers;  // sorted reader hashes (a multiset)
+  absl::Span<const uint64_t> readers;  // sorted reader hashes (a multiset)
 };
 
-std::vector<Hub> Hubs(const State& st, int s) {
+struct HubList {
+  std::vector<Hub> hubs;  // by key, then node
+  std::vector<uint64_t> readers;
+};
+
+uint64_t HubKey(const State& st, int s, uint32_t x) {
+  const SideView& v = st.side[s];
+  uint64_t key = Combine(v.cls[x], v.leaf[x] * 2 + v.module[x] + v.lifted[x] * 4);
+  if (st.same_kind) key = Combine(key, v.attr_hash[x]);
+  if (st.use_types) key = Combine(key, v.type_hash[x]);
+  return key;
+}
+
+bool IsHub(const State& st, int s, uint32_t x) {
+  const SideView& v = st.side[s];
+  return v.leaf[x] && st.free(s, x) && v.users(x).size() >= 2;
+}
+
+// The free leaves of side s with two readers or more whose key the other
+// side's such leaves also have (a cheap first pass: most graphs have none).
+HubList Hubs(const State& st, int s) {
+  HubList out;
   const SideView& v = st.side[s];
   const std::vector<uint64_t>& context = st.full_fp[s].context;
-  std::vector<Hub> out;
-  if (context.size() != v.size) return out;
-  for (uint32_t x = 0; x < v.size; ++x) {
-    if (!v.leaf[x] || !st.free(s, x) || v.users(x).size() < 2) continue;
-    Hub h;
-    h.key = Combine(v.cls[x], v.leaf[x] * 2 + v.module[x] + v.lifted[x] * 4);
-    if (st.same_kind) h.key = Combine(h.key, v.attr_hash[x]);
-    if (st.use_types) h.key = Combine(h.key, v.type_hash[x]);
-    h.node = x;
-    for (const Use& u : v.users(x)) {
-      h.readers.push_back(Combine(Combine(context[u.user], u.pos), u.output));
-    }
-    std::sort(h.readers.begin(), h.readers.end());
-    out.push_back(std::move(h));
+  if (context.size() != v.size || st.full_fp[1 - s].context.size() != st.side[1 - s].size) {
+    return out;
   }
-  std::sort(out.begin(), out.end(), [](const Hub& a, const Hub& b) {
+  std::vector<uint64_t> other;
+  for (uint32_t x = 0; x < st.side[1 - s].size; ++x) {
+    if (IsHub(st, 1 - s, x)) other.push_back(HubKey(st, 1 - s, x));
+  }
+  std::sort(other.begin(), other.end());
+  std::vector<std::pair<uint32_t, uint32_t>> spans;  // into out.readers
+  for (uint32_t x = 0; x < v.size; ++x) {
+    if (!IsHub(st, s, x)) continue;
+    const uint64_t key = HubKey(st, s, x);
+    if (!std::binary_search(other.begin(), other.end(), key)) continue;
+    const size_t begin = out.readers.size();
+    for (const Use& u : v.users(x)) {
+      out.readers.push_back(Combine(Combine(context[u.user], u.pos), u.output));
+    }
+    std::sort(out.readers.begin() + begin, out.readers.end());
+    out.hubs.push_back(Hub{key, x, {}});
+    spans.emplace_back(static_cast<uint32_t>(begin), static_cast<uint32_t>(out.readers.size()));
+  }
+  // Spans are set once the buffer has stopped moving.
+  for (size_t i = 0; i < out.hubs.size(); ++i) {
+    out.hubs[i].readers = absl::MakeConstSpan(out.readers.data() + spans[i].first,
+                                              spans[i].second - spans[i].first);
+  }
+  std::sort(out.hubs.begin(), out.hubs.end(), [](const Hub& a, const Hub& b) {
     return std::tie(a.key, a.node) < std::tie(b.key, b.node);
   });
   return out;
 }
 
-size_t Overlap(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+size_t Overlap(absl::Span<const uint64_t> a, absl::Span<const uint64_t> b) {
   size_t i = 0, j = 0, n = 0;
   while (i < a.size() && j < b.size()) {
     if (a[i] < b[j]) {
@@ -79,7 +112,7 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
                               const std::vector<Hub>& to, size_t tb, size_t te) {
   absl::flat_hash_map<uint64_t, std::vector<uint32_t>> posting;
   for (size_t j = tb; j < te; ++j) {
-    const std::vector<uint64_t>& r = to[j].readers;
+    absl::Span<const uint64_t> r = to[j].readers;
     for (size_t k = 0; k < r.size(); ++k) {
       if (k > 0 && r[k] == r[k - 1]) continue;
       std::vector<uint32_t>& list = posting[r[k]];
@@ -89,7 +122,7 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
   std::vector<int> best(fe - fb, -1);
   std::vector<uint32_t> candidates;
   for (size_t i = fb; i < fe; ++i) {
-    const std::vector<uint64_t>& r = from[i].readers;
+    absl::Span<const uint64_t> r = from[i].readers;
     candidates.clear();
     for (size_t k = 0; k < r.size(); ++k) {
       if (k > 0 && r[k] == r[k - 1]) continue;
@@ -120,7 +153,9 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
 }  // namespace
 
 void HubMatcher::Run(State& st) {
-  const std::vector<Hub> left = Hubs(st, 0), right = Hubs(st, 1);
+  const HubList l = Hubs(st, 0), r = Hubs(st, 1);
+  const std::vector<Hub>& left = l.hubs;
+  const std::vector<Hub>& right = r.hubs;
   size_t i = 0, j = 0;
   while (i < left.size() && j < right.size()) {
     if (left[i].key < right[j].key) {
