@@ -95,8 +95,8 @@ class Symmetry {
   // copies of a block on the left, N - k on the right beside k changed ones.
   // Which left look-alike a right one stands for, structure cannot tell
   // (refinement put them in one cell), and the matchers after this one see
-  // no more than structure: left to them, a graph of a few hundred copies
-  // took seconds a copy, and copies went unpaired. So, as for balanced
+  // no more than structure: left to them, one FX forward of 2,300 copies
+  // took 99 s to diff, and whole copies went unpaired. So, as for balanced
   // cells, hints and then node order choose; min(left, right) pairs are
   // made, and the rest of the larger side goes on to later matchers.
   bool Uneven(uint32_t c) const {

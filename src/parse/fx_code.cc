@@ -212,7 +212,7 @@ StrId FxBuilder::ArgKey(size_t n) {
 
 // A name no value of the graph was bound to yet is stored without a lookup
 // (StringPool::Add): in a graph of 10^6 nodes that lookup is a cache miss a
-// node, and the lookup table's slot for every name was a sixth of the pool.
+// node, and the lookup table's slot for every name was a third of the pool.
 StrId FxBuilder::NodeName(std::string_view name) {
   return names_.Find(name) == nullptr ? g_.strings.Add(name) : g_.intern(name);
 }
