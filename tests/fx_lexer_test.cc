@@ -148,5 +148,21 @@ TEST(FxUnwrapTest, BannersAndClasses) {
   EXPECT_EQ(FxClassName("x = classify(a)"), "");
 }
 
+// Only reserving room asks, so the cases are what FX prints and its near misses.
+TEST(FxLexerTest, ProjectionLines) {
+  EXPECT_TRUE(FxIsProjection("getitem = native_batch_norm[0]"));
+  EXPECT_TRUE(FxIsProjection("getitem_12 = max_pool2d_with_indices_3[1];  x = None"));
+  EXPECT_TRUE(FxIsProjection("getitem: \"f32[8, 16]\" = bn[2]"));
+  EXPECT_TRUE(FxIsProjection("getitem = bn[0]  # the output"));
+  EXPECT_FALSE(FxIsProjection("add = x + y"));
+  EXPECT_FALSE(FxIsProjection("t = torch.ops.aten.t.default(primals_1)"));
+  EXPECT_FALSE(FxIsProjection("y = x[0:2]"));
+  EXPECT_FALSE(FxIsProjection("y = x[i]"));
+  EXPECT_FALSE(FxIsProjection("y = x[0] + 1"));
+  EXPECT_FALSE(FxIsProjection("y = x[]"));
+  EXPECT_FALSE(FxIsProjection("= x[0]"));
+  EXPECT_FALSE(FxIsProjection("y: \"f32[8]\""));
+}
+
 }  // namespace
 }  // namespace graphdiff

@@ -14,6 +14,14 @@ constexpr uint64_t kLiftedSeed = 0x6c6966746564ULL;
 
 }  // namespace
 
+uint64_t LocalKey(const State& state, int side, uint32_t v) {
+  const SideView& s = state.side[side];
+  uint64_t key = Combine(s.cls[v], s.leaf[v] * 2 + s.module[v] + s.lifted[v] * 4);
+  if (state.same_kind) key = Combine(key, s.attr_hash[v]);
+  if (state.use_types) key = Combine(key, s.type_hash[v]);
+  return key;
+}
+
 Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
   const SideView& s = state.side[side];
   const uint32_t n = s.size;

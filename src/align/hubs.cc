@@ -33,58 +33,46 @@ constexpr size_t kMaxPosting = 64;
 struct Hub {
   uint64_t key;
   uint32_t node;
-  absl::Span<const uint64_t> readers;  // sorted reader hashes (a multiset)
+  uint32_t begin, end;  // its reader hashes in HubList::readers, sorted (a multiset)
 };
 
 struct HubList {
   std::vector<Hub> hubs;  // by key, then node
   std::vector<uint64_t> readers;
+  absl::Span<const uint64_t> Readers(size_t i) const {
+    return absl::MakeConstSpan(readers.data() + hubs[i].begin, hubs[i].end - hubs[i].begin);
+  }
 };
-
-uint64_t HubKey(const State& st, int s, uint32_t x) {
-  const SideView& v = st.side[s];
-  uint64_t key = Combine(v.cls[x], v.leaf[x] * 2 + v.module[x] + v.lifted[x] * 4);
-  if (st.same_kind) key = Combine(key, v.attr_hash[x]);
-  if (st.use_types) key = Combine(key, v.type_hash[x]);
-  return key;
-}
 
 bool IsHub(const State& st, int s, uint32_t x) {
   const SideView& v = st.side[s];
   return v.leaf[x] && st.free(s, x) && v.users(x).size() >= 2;
 }
 
-// The free leaves of side s with two readers or more whose key the other
-// side's such leaves also have (a cheap first pass: most graphs have none).
-HubList Hubs(const State& st, int s) {
+// The hubs of side s, their keys in node order.
+std::vector<std::pair<uint64_t, uint32_t>> HubKeys(const State& st, int s) {
+  std::vector<std::pair<uint64_t, uint32_t>> out;
+  for (uint32_t x = 0; x < st.side[s].size; ++x) {
+    if (IsHub(st, s, x)) out.emplace_back(LocalKey(st, s, x), x);
+  }
+  return out;
+}
+
+// The hubs of side s (`mine`) whose key some hub of the other side has
+// (`theirs`, sorted), with their readers: most graphs have none.
+HubList Hubs(const State& st, int s, const std::vector<std::pair<uint64_t, uint32_t>>& mine,
+             const std::vector<uint64_t>& theirs) {
   HubList out;
-  const SideView& v = st.side[s];
   const std::vector<uint64_t>& context = st.full_fp[s].context;
-  if (context.size() != v.size || st.full_fp[1 - s].context.size() != st.side[1 - s].size) {
-    return out;
-  }
-  std::vector<uint64_t> other;
-  for (uint32_t x = 0; x < st.side[1 - s].size; ++x) {
-    if (IsHub(st, 1 - s, x)) other.push_back(HubKey(st, 1 - s, x));
-  }
-  std::sort(other.begin(), other.end());
-  std::vector<std::pair<uint32_t, uint32_t>> spans;  // into out.readers
-  for (uint32_t x = 0; x < v.size; ++x) {
-    if (!IsHub(st, s, x)) continue;
-    const uint64_t key = HubKey(st, s, x);
-    if (!std::binary_search(other.begin(), other.end(), key)) continue;
+  for (const auto& [key, x] : mine) {
+    if (!std::binary_search(theirs.begin(), theirs.end(), key)) continue;
     const size_t begin = out.readers.size();
-    for (const Use& u : v.users(x)) {
+    for (const Use& u : st.side[s].users(x)) {
       out.readers.push_back(Combine(Combine(context[u.user], u.pos), u.output));
     }
     std::sort(out.readers.begin() + begin, out.readers.end());
-    out.hubs.push_back(Hub{key, x, {}});
-    spans.emplace_back(static_cast<uint32_t>(begin), static_cast<uint32_t>(out.readers.size()));
-  }
-  // Spans are set once the buffer has stopped moving.
-  for (size_t i = 0; i < out.hubs.size(); ++i) {
-    out.hubs[i].readers = absl::MakeConstSpan(out.readers.data() + spans[i].first,
-                                              spans[i].second - spans[i].first);
+    out.hubs.push_back(
+        Hub{key, x, static_cast<uint32_t>(begin), static_cast<uint32_t>(out.readers.size())});
   }
   std::sort(out.hubs.begin(), out.hubs.end(), [](const Hub& a, const Hub& b) {
     return std::tie(a.key, a.node) < std::tie(b.key, b.node);
@@ -108,11 +96,11 @@ size_t Overlap(absl::Span<const uint64_t> a, absl::Span<const uint64_t> b) {
 
 // For each hub of `from` (a key group), the hub of `to` it overlaps most,
 // or -1 when none covers more than half of both or two tie.
-std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe,
-                              const std::vector<Hub>& to, size_t tb, size_t te) {
+std::vector<int> BestPartners(const HubList& from, size_t fb, size_t fe, const HubList& to,
+                              size_t tb, size_t te) {
   absl::flat_hash_map<uint64_t, std::vector<uint32_t>> posting;
   for (size_t j = tb; j < te; ++j) {
-    absl::Span<const uint64_t> r = to[j].readers;
+    absl::Span<const uint64_t> r = to.Readers(j);
     for (size_t k = 0; k < r.size(); ++k) {
       if (k > 0 && r[k] == r[k - 1]) continue;
       std::vector<uint32_t>& list = posting[r[k]];
@@ -122,7 +110,7 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
   std::vector<int> best(fe - fb, -1);
   std::vector<uint32_t> candidates;
   for (size_t i = fb; i < fe; ++i) {
-    absl::Span<const uint64_t> r = from[i].readers;
+    absl::Span<const uint64_t> r = from.Readers(i);
     candidates.clear();
     for (size_t k = 0; k < r.size(); ++k) {
       if (k > 0 && r[k] == r[k - 1]) continue;
@@ -135,7 +123,7 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
     size_t top = 0, second = 0;
     int at = -1;
     for (uint32_t j : candidates) {
-      const size_t n = Overlap(r, to[j].readers);
+      const size_t n = Overlap(r, to.Readers(j));
       if (n > top) {
         second = top;
         top = n;
@@ -144,7 +132,7 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
         second = n;
       }
     }
-    const size_t most = std::max(r.size(), at < 0 ? size_t{0} : to[at].readers.size());
+    const size_t most = std::max(r.size(), at < 0 ? size_t{0} : to.Readers(at).size());
     if (at >= 0 && top > second && 2 * top > most) best[i - fb] = at;
   }
   return best;
@@ -153,7 +141,16 @@ std::vector<int> BestPartners(const std::vector<Hub>& from, size_t fb, size_t fe
 }  // namespace
 
 void HubMatcher::Run(State& st) {
-  const HubList l = Hubs(st, 0), r = Hubs(st, 1);
+  for (int s = 0; s < 2; ++s) {
+    if (st.full_fp[s].context.size() != st.side[s].size) return;
+  }
+  const std::vector<std::pair<uint64_t, uint32_t>> keys[2] = {HubKeys(st, 0), HubKeys(st, 1)};
+  std::vector<uint64_t> sorted[2];
+  for (int s = 0; s < 2; ++s) {
+    for (const auto& [key, x] : keys[s]) sorted[s].push_back(key);
+    std::sort(sorted[s].begin(), sorted[s].end());
+  }
+  const HubList l = Hubs(st, 0, keys[0], sorted[1]), r = Hubs(st, 1, keys[1], sorted[0]);
   const std::vector<Hub>& left = l.hubs;
   const std::vector<Hub>& right = r.hubs;
   size_t i = 0, j = 0;
@@ -169,8 +166,8 @@ void HubMatcher::Run(State& st) {
     size_t ie = i, je = j;
     while (ie < left.size() && left[ie].key == left[i].key) ++ie;
     while (je < right.size() && right[je].key == right[j].key) ++je;
-    const std::vector<int> forward = BestPartners(left, i, ie, right, j, je);
-    const std::vector<int> backward = BestPartners(right, j, je, left, i, ie);
+    const std::vector<int> forward = BestPartners(l, i, ie, r, j, je);
+    const std::vector<int> backward = BestPartners(r, j, je, l, i, ie);
     for (size_t a = i; a < ie; ++a) {
       const int b = forward[a - i];
       if (b < 0 || backward[static_cast<size_t>(b) - j] != static_cast<int>(a)) continue;

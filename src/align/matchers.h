@@ -132,6 +132,11 @@ void MarkLiftedInputs(State& state);
 // top-down context refinement).
 Fingerprints ComputeFingerprints(const State& state, int side, Level level);
 
+// What node v of one side is on its own: op class, leaf / module / lifted
+// flags, and its attributes and types where they are compared. Nodes of
+// either side with different keys are never look-alikes.
+uint64_t LocalKey(const State& state, int side, uint32_t v);
+
 }  // namespace graphdiff::align
 
 #endif  // GRAPHDIFF_SRC_ALIGN_MATCHERS_H_

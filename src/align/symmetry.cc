@@ -226,9 +226,7 @@ void SymmetryMatcher::Run(State& st) {
         k = Combine(kCoveredSeed, off + x);
         fixed[off + x] = 1;
       } else {
-        k = Combine(v.cls[x], v.leaf[x] * 2 + v.module[x] + v.lifted[x] * 4);
-        if (st.same_kind) k = Combine(k, v.attr_hash[x]);
-        if (st.use_types) k = Combine(k, v.type_hash[x]);
+        k = LocalKey(st, s, x);
         // The full-level fingerprints (operands in order, users by
         // position) are what refinement would find itself, computed in two
         // linear passes: starting from them leaves it little to split.

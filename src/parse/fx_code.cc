@@ -53,37 +53,6 @@ bool IsOpTok(const FxToken& t, std::string_view op) {
   return true;
 }
 
-// Whether a line of code reads `name = value[3]` (after an optional type
-// annotation), which FX prints to take one output of a multi-output node:
-// a binding, not a node. Only the reserve below asks, so a line it misreads
-// costs a vector growth, never a wrong graph.
-bool LooksLikeProjection(std::string_view code) {
-  auto is_name = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
-  };
-  size_t i = 0;
-  const size_t n = code.size();
-  while (i < n && is_name(code[i])) ++i;
-  if (i == 0) return false;
-  if (i < n && code[i] == ':') {  // `getitem: "f32[8]" = bn[0]`
-    size_t eq = code.find(" = ", i);
-    if (eq == std::string_view::npos) return false;
-    i = eq;
-  }
-  if (code.substr(i, 3) != " = ") return false;
-  i += 3;
-  const size_t value = i;
-  while (i < n && is_name(code[i])) ++i;
-  if (i == value || i >= n || code[i] != '[') return false;
-  const size_t digits = ++i;
-  while (i < n && code[i] >= '0' && code[i] <= '9') ++i;
-  if (i == digits || i >= n || code[i] != ']') return false;
-  ++i;
-  while (i < n && code[i] == ' ') ++i;
-  return i == n || code[i] == ';' || code[i] == '#';
-}
-
 // The text of a string literal without prefix and quotes.
 std::string_view StringContents(std::string_view lit) {
   size_t q = 0;
@@ -584,7 +553,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
     const std::string_view code = l.text.substr(l.indent);
     if (code[0] == '#') continue;
     ++body_lines;
-    projections += LooksLikeProjection(code);
+    projections += FxIsProjection(code);
   }
   g_.nodes.reserve(std::min(body_lines - projections + params_.size(),
                             ctx_.options->max_nodes_per_graph));

@@ -165,6 +165,30 @@ uint32_t FxIndent(std::string_view text) {
   return i;
 }
 
+bool FxIsProjection(std::string_view code) {
+  const size_t n = code.size();
+  auto name_end = [&](size_t i) {
+    while (i < n && IsNameChar(static_cast<unsigned char>(code[i]))) ++i;
+    return i;
+  };
+  size_t i = name_end(0);
+  if (i == 0) return false;
+  if (i < n && code[i] == ':') {  // `getitem: "f32[8]" = bn[0]`
+    i = code.find(" = ", i);
+    if (i == std::string_view::npos) return false;
+  }
+  if (code.substr(i, 3) != " = ") return false;
+  const size_t value = i + 3;
+  i = name_end(value);
+  if (i == value || i >= n || code[i] != '[') return false;
+  const size_t digits = ++i;
+  while (i < n && IsDigit(static_cast<unsigned char>(code[i]))) ++i;
+  if (i == digits || i >= n || code[i] != ']') return false;
+  ++i;
+  while (i < n && code[i] == ' ') ++i;
+  return i == n || code[i] == ';' || code[i] == '#';
+}
+
 bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                               std::vector<FxToken>* comments,
                               FxLexError* error) {

@@ -53,44 +53,27 @@ class NameTable {
   // next Set.
   const ValueRef* Find(std::string_view name) const {
     if (slots_.empty()) return nullptr;
-    const uint64_t h = HashName(name);
-    const uint64_t tag = h >> 32;
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-      const uint64_t slot = slots_[i];
-      if (slot == 0) return nullptr;
-      if ((slot >> 32) == tag) {
-        const Entry& e = entries_[static_cast<uint32_t>(slot) - 1];
-        if (e.name == name) return &e.value;
-      }
-    }
+    const uint64_t slot = slots_[SlotOf(name, Tag(name))];
+    return slot == 0 ? nullptr : &entries_[static_cast<uint32_t>(slot) - 1].value;
   }
 
   // Asks for the slot `name` hashes to, ahead of a Set or Find of it with
   // other work in between: a slot of a big table is a cache and TLB miss.
   void Prefetch(std::string_view name) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[HashName(name) & mask_]);
+    if (!slots_.empty()) __builtin_prefetch(&slots_[Tag(name) & mask_]);
   }
 
   // Binds `name` to `value`, replacing what it held.
   void Set(std::string_view name, ValueRef value) {
     if ((entries_.size() + 1) * 4 > slots_.size() * 3) Rehash(entries_.size() + 1);
-    const uint64_t h = HashName(name);
-    const uint64_t tag = h >> 32;
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-      const uint64_t slot = slots_[i];
-      if (slot == 0) {
-        entries_.push_back(Entry{name, value});
-        slots_[i] = (tag << 32) | entries_.size();  // the index plus one: 0 is empty
-        return;
-      }
-      if ((slot >> 32) == tag) {
-        Entry& e = entries_[static_cast<uint32_t>(slot) - 1];
-        if (e.name == name) {
-          e.value = value;
-          return;
-        }
-      }
+    const uint32_t tag = Tag(name);
+    uint64_t& slot = slots_[SlotOf(name, tag)];
+    if (slot != 0) {
+      entries_[static_cast<uint32_t>(slot) - 1].value = value;
+      return;
     }
+    entries_.push_back(Entry{name, value});
+    slot = uint64_t{tag} << 32 | entries_.size();  // the index plus one: 0 is empty
   }
 
  private:
@@ -99,18 +82,37 @@ class NameTable {
     ValueRef value;
   };
 
+  // The hash's high half: kept in the slot, and it also picks the home slot,
+  // so growing never reads a name (as StringPool's table does).
+  static uint32_t Tag(std::string_view name) {
+    return static_cast<uint32_t>(HashName(name) >> 32);
+  }
+
+  // The slot holding `name`, or the empty slot where it would go. The table
+  // is never full, so the walk ends.
+  size_t SlotOf(std::string_view name, uint32_t tag) const {
+    for (size_t i = tag & mask_;; i = (i + 1) & mask_) {
+      const uint64_t slot = slots_[i];
+      if (slot == 0 || (static_cast<uint32_t>(slot >> 32) == tag &&
+                        entries_[static_cast<uint32_t>(slot) - 1].name == name)) {
+        return i;
+      }
+    }
+  }
+
   // At least 4/3 of `n` slots (three quarters full at most), a power of two.
   void Rehash(size_t n) {
     size_t cap = 16;
     while (cap * 3 < n * 4) cap *= 2;
     cap = std::max(cap, slots_.size() * 2);
-    slots_.assign(cap, 0);
+    decltype(slots_) old(cap, 0);
+    old.swap(slots_);
     mask_ = cap - 1;
-    for (size_t k = 0; k < entries_.size(); ++k) {
-      const uint64_t h = HashName(entries_[k].name);
-      size_t i = h & mask_;
+    for (uint64_t slot : old) {
+      if (slot == 0) continue;
+      size_t i = (slot >> 32) & mask_;
       while (slots_[i] != 0) i = (i + 1) & mask_;
-      slots_[i] = ((h >> 32) << 32) | (k + 1);
+      slots_[i] = slot;
     }
   }
 
