@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "util/tag_slots.h"
+
 namespace graphdiff {
 namespace {
 // Chunks start small and double up to kChunkSize: a dump of 10^4 small HLO
@@ -135,17 +137,7 @@ uint32_t StringPool::FindSlot(std::string_view s, uint32_t tag) const {
   }
 }
 
-void StringPool::Grow(size_t capacity) {
-  decltype(slots_) old(capacity, 0);
-  old.swap(slots_);
-  size_t mask = capacity - 1;
-  for (uint64_t slot : old) {
-    if (slot == 0) continue;
-    size_t at = (slot >> 32) & mask;
-    while (slots_[at] != 0) at = (at + 1) & mask;
-    slots_[at] = slot;
-  }
-}
+void StringPool::Grow(size_t capacity) { RehashTagSlots(slots_, capacity); }
 
 void StringPool::ReserveLookups(size_t n) {
   size_t capacity = 16;

@@ -21,6 +21,7 @@
 
 #include "graphdiff/graph.h"
 #include "graphdiff/huge_page_allocator.h"
+#include "util/tag_slots.h"
 
 namespace graphdiff {
 
@@ -105,15 +106,8 @@ class NameTable {
     size_t cap = 16;
     while (cap * 3 < n * 4) cap *= 2;
     cap = std::max(cap, slots_.size() * 2);
-    decltype(slots_) old(cap, 0);
-    old.swap(slots_);
+    RehashTagSlots(slots_, cap);
     mask_ = cap - 1;
-    for (uint64_t slot : old) {
-      if (slot == 0) continue;
-      size_t i = (slot >> 32) & mask_;
-      while (slots_[i] != 0) i = (i + 1) & mask_;
-      slots_[i] = slot;
-    }
   }
 
   // Huge pages: see huge_page_allocator.h, whose figure is this table's.
