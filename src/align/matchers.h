@@ -81,7 +81,9 @@ class PositionMatcher {
 };
 
 // Same-class candidates near matched nodes, scored by matched-neighbour
-// overlap, type and attributes; bounded candidates per node.
+// overlap, type and attributes; bounded candidates per node. Equal scores
+// are ranked by how far out the surroundings agree (candidates.h). Aliases
+// are left to propagation, which pairs them through their readers.
 class SimilarityMatcher {
  public:
   void Run(State& state);

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "align/candidates.h"
 #include "align/matchers.h"
 #include "align/neighbours.h"
 
@@ -222,21 +223,15 @@ bool Decompose(State& st, const std::vector<uint8_t> (&is_output)[2]) {
   return changed;
 }
 
-struct Edge {
-  double score;
-  uint64_t sym;
-  uint32_t left;
-  uint32_t right;
-};
-
 // Lone free nodes with agreeing matched neighbours, whatever their ops.
 bool Substitute(State& st) {
   const uint32_t limit = std::max<uint32_t>(1, st.options->similarity_candidates);
-  std::vector<Edge> edges;
+  std::vector<Candidate> edges;
   std::vector<uint32_t> cands;
   for (int s = 0; s < 2; ++s) {
     for (uint32_t v = 0; v < st.side[s].size; ++v) {
-      if (!st.free(s, v)) continue;
+      // Aliases follow their readers (see SimilarityMatcher).
+      if (!st.free(s, v) || st.side[s].alias[v]) continue;
       NearbyCandidates(st, s, v, /*same_class=*/false, limit, &cands);
       for (uint32_t c : cands) {
         uint32_t l = s == 0 ? v : c, r = s == 0 ? c : v;
@@ -247,18 +242,14 @@ bool Substitute(State& st) {
         // is what a node inserted next to a look-alike (`bmm` against the
         // `convert_element_type` now feeding it) looks like.
         if (a.agree > 0 && a.disagree == 0 && score >= st.options->similarity_threshold) {
-          edges.push_back({score, SymKey(l, r), l, r});
+          edges.push_back({score, l, r});
         }
       }
     }
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.sym != b.sym) return a.sym < b.sym;
-    return a.left < b.left;
-  });
+  RankCandidates(st, edges);
   bool changed = false;
-  for (const Edge& e : edges) {
+  for (const Candidate& e : edges) {
     if (st.free(0, e.left) && st.free(1, e.right)) {
       st.Match(e.left, e.right, MatcherId::kRelaxed);
       changed = true;

@@ -6,18 +6,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "align/candidates.h"
 #include "align/matchers.h"
 #include "align/neighbours.h"
 
 namespace graphdiff::align {
 namespace {
-
-struct Edge {
-  double score;
-  uint64_t sym;
-  uint32_t left;
-  uint32_t right;
-};
 
 double Score(const State& st, uint32_t l, uint32_t r) {
   Agreement a = CompareNeighbours(st, l, r, /*by_position=*/true);
@@ -32,27 +26,26 @@ double Score(const State& st, uint32_t l, uint32_t r) {
 
 void SimilarityMatcher::Run(State& st) {
   const uint32_t limit = std::max<uint32_t>(1, st.options->similarity_candidates);
-  std::vector<Edge> edges;
+  std::vector<Candidate> edges;
   std::vector<uint32_t> cands;
   for (int s = 0; s < 2; ++s) {
     for (uint32_t v = 0; v < st.side[s].size; ++v) {
-      if (!st.free(s, v)) continue;
+      // Aliases pair by propagation, through their readers' operands as
+      // written: they have no readers in the resolved view, so look-alike
+      // aliases of one shared input would otherwise tie across copies.
+      if (!st.free(s, v) || st.side[s].alias[v]) continue;
       NearbyCandidates(st, s, v, /*same_class=*/true, limit, &cands);
       for (uint32_t c : cands) {
         uint32_t l = s == 0 ? v : c, r = s == 0 ? c : v;
         double score = Score(st, l, r);
         if (score >= st.options->similarity_threshold) {
-          edges.push_back({score, SymKey(l, r), l, r});
+          edges.push_back({score, l, r});
         }
       }
     }
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (a.sym != b.sym) return a.sym < b.sym;
-    return a.left < b.left;
-  });
-  for (const Edge& e : edges) {
+  RankCandidates(st, edges);
+  for (const Candidate& e : edges) {
     if (st.free(0, e.left) && st.free(1, e.right)) {
       st.Match(e.left, e.right, MatcherId::kSimilarity);
     }

@@ -104,7 +104,20 @@ class Symmetry {
            p_.left_count(c) != p_.right_count(c);
   }
 
-  bool Pairable(uint32_t c, bool uneven) const { return uneven ? Uneven(c) : Balanced(c); }
+  // Pure aliases (`detach_copy`, unfolded projections) are never chosen:
+  // readers see through them, so they have no users of their own here, and
+  // look-alike aliases of one shared input (every copy's `detach_copy` of a
+  // weight) would pair in node order across copies. Propagation pairs each
+  // with its counterpart once its reader pairs, by the operand as written.
+  bool Pairable(uint32_t c, bool uneven) const {
+    if (AliasCell(c)) return false;
+    return uneven ? Uneven(c) : Balanced(c);
+  }
+
+  bool AliasCell(uint32_t c) const {
+    const uint32_t x = *p_.begin(c);
+    return x < n0_ ? st_.side[0].alias[x] : st_.side[1].alias[x - n0_];
+  }
 
   // One pass over the cells that are Pairable(uneven) at its start, in a
   // side-symmetric order. True if a pair was made.

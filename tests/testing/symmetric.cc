@@ -73,6 +73,27 @@ Graph Replicate(const Graph& g, uint32_t n, std::vector<uint32_t>* offsets) {
   return out;
 }
 
+Graph ShareInputs(const Graph& block, uint32_t n, std::vector<std::vector<ValueRef>>* maps) {
+  Graph out = Empty(block);
+  if (maps) maps->clear();
+  std::vector<std::pair<bool, ValueRef>> redirect;
+  for (uint32_t k = 0; k < n; ++k) {
+    std::vector<ValueRef> map = AppendCopy(block, k, redirect, out);
+    if (k == 0) {
+      for (uint32_t v : block.inputs) out.inputs.push_back(map[v].node);
+      redirect.assign(block.nodes.size(), {false, {}});
+      for (uint32_t v = 0; v < block.nodes.size(); ++v) {
+        if (block.nodes[v].kind == NodeKind::kInput) redirect[v] = {true, map[v]};
+      }
+    }
+    for (const ValueRef& r : block.outputs) {
+      out.outputs.push_back({map[r.node].node, map[r.node].output + r.output});
+    }
+    if (maps) maps->push_back(std::move(map));
+  }
+  return out;
+}
+
 Graph Chain(const Graph& block, uint32_t n) {
   Graph out = Empty(block);
   std::vector<ValueRef> prev;

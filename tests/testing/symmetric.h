@@ -20,6 +20,12 @@ namespace graphdiff::testing {
 // offsets[k] + v).
 Graph Replicate(const Graph& g, uint32_t n, std::vector<uint32_t>* offsets = nullptr);
 
+// `n` copies of `block` that all read one set of its inputs, as the steps
+// of an unrolled loop read the same weights. Outputs are concatenated copy by
+// copy. (*maps)[k][v] is where copy k put the block's node v.
+Graph ShareInputs(const Graph& block, uint32_t n,
+                  std::vector<std::vector<ValueRef>>* maps = nullptr);
+
 // `n` copies of `block` in a chain: copy k reads copy k-1's first output
 // where the block reads its first input. Outputs are the last copy's.
 Graph Chain(const Graph& block, uint32_t n);

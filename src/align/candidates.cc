@@ -1,0 +1,107 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "align/candidates.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "align/hash.h"
+#include "align/matchers.h"
+
+namespace graphdiff::align {
+namespace {
+
+constexpr uint64_t kMatchedSeed = 0x776c6d61746368ULL;
+constexpr uint64_t kCoveredSeed = 0x776c636f76ULL;
+constexpr uint64_t kOutputSeed = 0x776c6f7574ULL;
+// Rounds of colouring that break a tie. A tie inside a changed copy is
+// a pair of look-alike branches (the query and key projections of one
+// attention block) that differ a few hops away, at their weights, or two
+// changed copies that differ only where their outputs sit, twenty hops on.
+// Each round costs the free part of the graphs: past a few rounds, only as
+// many as a budget of a few passes over both graphs allows.
+constexpr uint32_t kMinTieRounds = 8;
+constexpr uint32_t kMaxTieRounds = 64;
+constexpr uint64_t kTieBudgetPasses = 8;
+
+// For how many rounds of colour refinement, run on both sides by hashing
+// (matched nodes coloured by their pair, so colours compare across the
+// sides), an edge's two nodes keep one colour. Equal scores are only the
+// matched neighbours agreeing; two look-alike candidates for one node
+// usually differ further out, where nothing is matched yet, and breaking
+// the tie by node order pairs whole branches crosswise.
+//
+// With `shape_only`, free nodes start from their output position alone, not
+// their op: the copies of a block whose changed op each copy returns (three
+// `relu`s become `gelu`s) are told apart past the change by where their
+// outputs sit.
+void TieDepths(const State& st, bool shape_only, std::vector<Candidate>& edges) {
+  std::vector<uint64_t> cur[2], next[2];
+  std::vector<uint32_t> free_nodes[2];
+  for (int s = 0; s < 2; ++s) {
+    const SideView& view = st.side[s];
+    cur[s].resize(view.size);
+    for (uint32_t v = 0; v < view.size; ++v) {
+      if (st.map[s][v] != kNone) {
+        cur[s][v] = Combine(kMatchedSeed, s == 0 ? v : st.map[s][v]);
+      } else if (st.covered[s][v]) {
+        cur[s][v] = Combine(Combine(kCoveredSeed, s), v);
+      } else {
+        cur[s][v] = shape_only ? Combine(kOutputSeed, view.out_pos[v]) : LocalKey(st, s, v);
+        free_nodes[s].push_back(v);
+      }
+    }
+    next[s] = cur[s];
+  }
+  uint64_t work = 1, total = 0;
+  for (int s = 0; s < 2; ++s) {
+    const SideView& view = st.side[s];
+    total += view.size + view.ops.size();
+    for (uint32_t v : free_nodes[s]) {
+      work += 1 + (view.op_begin[v + 1] - view.op_begin[v]) +
+              (view.use_begin[v + 1] - view.use_begin[v]);
+    }
+  }
+  const auto rounds = static_cast<uint32_t>(std::clamp<uint64_t>(
+      kTieBudgetPasses * total / work, kMinTieRounds, kMaxTieRounds));
+  uint32_t Candidate::*depth = shape_only ? &Candidate::shape_depth : &Candidate::depth;
+  for (Candidate& e : edges) e.*depth = cur[0][e.left] == cur[1][e.right];
+  for (uint32_t round = 1; round <= rounds; ++round) {
+    bool live = false;
+    for (const Candidate& e : edges) live |= e.*depth == round;
+    if (!live) break;
+    for (int s = 0; s < 2; ++s) {
+      const SideView& view = st.side[s];
+      for (uint32_t v : free_nodes[s]) {
+        uint64_t h = cur[s][v];
+        for (const ValueRef& r : view.operands(v)) {
+          h = Combine(h, Combine(cur[s][r.node], r.output));
+        }
+        uint64_t users = 0;  // a sum: user order is not structure
+        for (const Use& u : view.users(v)) {
+          users += Combine(Combine(cur[s][u.user], u.pos), u.output);
+        }
+        next[s][v] = Combine(h, users);
+      }
+      for (uint32_t v : free_nodes[s]) cur[s][v] = next[s][v];
+    }
+    for (Candidate& e : edges) e.*depth += e.*depth == round && cur[0][e.left] == cur[1][e.right];
+  }
+}
+
+}  // namespace
+
+void RankCandidates(const State& st, std::vector<Candidate>& candidates) {
+  if (candidates.empty()) return;
+  TieDepths(st, /*shape_only=*/false, candidates);
+  TieDepths(st, /*shape_only=*/true, candidates);
+  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.depth != b.depth) return a.depth > b.depth;
+    if (a.shape_depth != b.shape_depth) return a.shape_depth > b.shape_depth;
+    const uint64_t x = SymKey(a.left, a.right), y = SymKey(b.left, b.right);
+    if (x != y) return x < y;
+    return a.left < b.left;
+  });
+}
+
+}  // namespace graphdiff::align

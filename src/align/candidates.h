@@ -1,0 +1,30 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Candidate pairs of the similarity and relaxed matchers, ranked: both pick
+// greedily from the best, so the ranking is what decides among look-alikes.
+#ifndef GRAPHDIFF_SRC_ALIGN_CANDIDATES_H_
+#define GRAPHDIFF_SRC_ALIGN_CANDIDATES_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "align/state.h"
+
+namespace graphdiff::align {
+
+struct Candidate {
+  double score;              // the matcher's own evidence, higher first
+  uint32_t left;
+  uint32_t right;
+  uint32_t depth = 0;        // rounds of colour refinement that agree
+  uint32_t shape_depth = 0;  // the same with ops left out
+};
+
+// Sorts best first: by score; among equal scores by how far out the two
+// nodes' surroundings agree (see candidates.cc), first with ops, then by
+// shape alone; then in an order that mirrors when the sides are swapped.
+void RankCandidates(const State& st, std::vector<Candidate>& candidates);
+
+}  // namespace graphdiff::align
+
+#endif  // GRAPHDIFF_SRC_ALIGN_CANDIDATES_H_
