@@ -167,49 +167,66 @@ TEST(AlignSymmetryTest, ChangeInOneReplicaIsLocalised) {
   }
 }
 
-// Copies that read one set of inputs (weights shared by unrolled steps),
-// three of them changed: every input is read by a changed copy, so no input
-// looks like its counterpart to structure, and the copies' look-alike cells
-// hold more left nodes than right ones. Each changed copy must pair with a
-// left copy, one op changed, and nothing may be left over.
-TEST(AlignSymmetryTest, ChangedCopiesOfSharedInputsAreLocalised) {
-  for (const std::string& src : Sources()) {
+// Three copies of a block changed alike, the copies either reading one set
+// of inputs (weights shared by unrolled steps) or disjoint. Over shared
+// inputs, every input is read by a changed copy, so no input looks like its
+// counterpart to structure, and the changed copies are look-alikes of each
+// other that only their place (their outputs' positions, the far end of a
+// chain of module calls) tells apart. Each changed copy must pair with its
+// own left copy, one op changed, nothing left over, both ways round.
+TEST(AlignSymmetryTest, ChangedCopiesAreLocalised) {
+  std::vector<std::string> sources = Sources();
+  // Module-level chains: the copies differ only sixty calls away.
+  sources.push_back("vgg11_bn/fx_symbolic_trace.txt");
+  sources.push_back("squeezenet1_0/fx_symbolic_trace.txt");
+  for (const std::string& src : sources) {
     Graph block = Load(src);
-    std::vector<std::vector<ValueRef>> maps;
-    Graph g = testing::ShareInputs(block, 24, &maps);
     std::vector<uint32_t> ops;
     for (uint32_t v = 0; v < block.nodes.size(); ++v) {
       if (block.nodes[v].kind == NodeKind::kOp && !block.nodes[v].operands.empty()) ops.push_back(v);
     }
     ASSERT_FALSE(ops.empty()) << src;
-    // Early, middle and late in the block: the changed op's distance to
-    // the copy's outputs and to its look-alike branches varies with it.
-    for (size_t percent : {20, 50, 65, 80}) {
-      const uint32_t op = ops[ops.size() * percent / 100];
-      testing::Mutated planted = testing::SubstituteOp(g, maps[5][op].node, "aten::planted_op");
-      for (uint32_t copy : {11u, 17u}) {
-        planted = testing::Then(planted, testing::SubstituteOp(planted.graph, maps[copy][op].node,
-                                                               "aten::planted_op"));
+    for (bool shared : {true, false}) {
+      // 5 copies: the changed ones are neighbours, so are their outputs.
+      for (uint32_t copies : {5u, 24u}) {
+        std::vector<std::vector<ValueRef>> maps;
+        std::vector<uint32_t> offsets;
+        Graph g = shared ? testing::ShareInputs(block, copies, &maps)
+                         : testing::Replicate(block, copies, &offsets);
+        auto at = [&](uint32_t copy, uint32_t v) {
+          return shared ? maps[copy][v].node : offsets[copy] + v;
+        };
+        // Early, middle and late in the block, and the last op, often the
+        // one returned: the changed op's distance to the copy's outputs and
+        // to its look-alike branches varies with it.
+        for (size_t percent : {20, 50, 65, 80, 100}) {
+          const uint32_t op = ops[std::min(ops.size() - 1, ops.size() * percent / 100)];
+          testing::Mutated planted = testing::Identity(g);
+          for (uint32_t copy : {1u, copies / 2, copies - 2}) {
+            planted = testing::Then(
+                planted, testing::SubstituteOp(planted.graph, at(copy, op), "aten::planted_op"));
+          }
+          const std::string label = src + (shared ? " sharing inputs" : " disjoint") + " x" +
+                                    std::to_string(copies) + ", 3 copies changed at " +
+                                    std::to_string(percent) + "%";
+          testing::Mutated m = testing::Then(planted, Shuffle(planted.graph, 13));
+          absl::StatusOr<Alignment> a = Align(g, m.graph);
+          ASSERT_TRUE(a.ok()) << label << ": " << a.status();
+          testing::ExpectExactly(g, *a, m, label);
+          size_t changed = 0;
+          for (const NodePair& p : a->pairs) changed += p.changed();
+          EXPECT_EQ(changed, 3u) << label;
+          // Both ways round: the same pairs, mirrored.
+          absl::StatusOr<Alignment> b = Align(m.graph, g);
+          ASSERT_TRUE(b.ok()) << label << ": " << b.status();
+          EXPECT_TRUE(b->left_only.empty() && b->right_only.empty()) << label << " (swapped)";
+          std::vector<std::pair<uint32_t, uint32_t>> forward, mirrored;
+          for (const NodePair& p : a->pairs) forward.emplace_back(p.left, p.right);
+          for (const NodePair& p : b->pairs) mirrored.emplace_back(p.right, p.left);
+          std::sort(mirrored.begin(), mirrored.end());
+          EXPECT_EQ(forward, mirrored) << label << " (swapped)";
+        }
       }
-      const std::string label =
-          src + " x24 sharing inputs, 3 copies changed at " + std::to_string(percent) + "%";
-      testing::Mutated m = testing::Then(planted, Shuffle(planted.graph, 13));
-      absl::StatusOr<Alignment> a = Align(g, m.graph);
-      ASSERT_TRUE(a.ok()) << label << ": " << a.status();
-      testing::ExpectExactly(g, *a, m, label);
-      size_t changed = 0;
-      for (const NodePair& p : a->pairs) changed += p.changed();
-      EXPECT_EQ(changed, 3u) << label;
-      EXPECT_TRUE(a->left_only.empty() && a->right_only.empty()) << label;
-      // Both ways round: the same pairs, mirrored.
-      absl::StatusOr<Alignment> b = Align(m.graph, g);
-      ASSERT_TRUE(b.ok()) << label << ": " << b.status();
-      EXPECT_TRUE(b->left_only.empty() && b->right_only.empty()) << label << " (swapped)";
-      std::vector<std::pair<uint32_t, uint32_t>> forward, mirrored;
-      for (const NodePair& p : a->pairs) forward.emplace_back(p.left, p.right);
-      for (const NodePair& p : b->pairs) mirrored.emplace_back(p.right, p.left);
-      std::sort(mirrored.begin(), mirrored.end());
-      EXPECT_EQ(forward, mirrored) << label << " (swapped)";
     }
   }
 }

@@ -206,6 +206,19 @@ absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
   align::ModuleChainMatcher().Run(st);
   exact.Run(st);
   propagate.Run(st);
+  // Certain pairs before guesses: candidates without a rival, then
+  // substitutions without one, each followed by propagation; only then are
+  // ties among look-alikes broken. Three changed copies of a block over
+  // shared inputs tie at every node until a changed op pairs by its
+  // surroundings, and a tie broken first pairs one copy's nodes with
+  // another's.
+  align::SimilarityMatcher(/*certain_only=*/true).Run(st);
+  propagate.Run(st);
+  if (options.relaxed) {
+    align::PositionMatcher::RunGaps(st);
+    propagate.Run(st);
+    align::RelaxedMatcher::RunCertainSubstitutions(st);
+  }
   align::SimilarityMatcher().Run(st);
   propagate.Run(st);
   // Different ops with matched surroundings pair before any leftovers are

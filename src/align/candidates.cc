@@ -102,6 +102,52 @@ void RankCandidates(const State& st, std::vector<Candidate>& candidates) {
     if (x != y) return x < y;
     return a.left < b.left;
   });
+  // Both sides propose a pair they agree on; once is enough, and a pair
+  // counted twice would look like its own rival.
+  candidates.erase(std::unique(candidates.begin(), candidates.end(),
+                               [](const Candidate& a, const Candidate& b) {
+                                 return a.left == b.left && a.right == b.right;
+                               }),
+                   candidates.end());
+}
+
+bool PairRanked(State& st, const std::vector<Candidate>& ranked, bool certain_only,
+                MatcherId how) {
+  auto same_rank = [](const Candidate& a, const Candidate& b) {
+    return a.score == b.score && a.depth == b.depth && a.shape_depth == b.shape_depth;
+  };
+  // Per node, the group's candidates whose nodes are both free when the
+  // group starts; zero between groups.
+  std::vector<uint32_t> count[2];
+  if (certain_only) {
+    count[0].assign(st.side[0].size, 0);
+    count[1].assign(st.side[1].size, 0);
+  }
+  bool made = false;
+  for (size_t i = 0; i < ranked.size();) {
+    size_t end = i + 1;
+    while (end < ranked.size() && same_rank(ranked[i], ranked[end])) ++end;
+    if (certain_only) {
+      for (size_t k = i; k < end; ++k) {
+        const Candidate& e = ranked[k];
+        if (!st.free(0, e.left) || !st.free(1, e.right)) continue;
+        ++count[0][e.left];
+        ++count[1][e.right];
+      }
+    }
+    for (size_t k = i; k < end; ++k) {
+      const Candidate& e = ranked[k];
+      if (!st.free(0, e.left) || !st.free(1, e.right)) continue;
+      if (certain_only && (count[0][e.left] > 1 || count[1][e.right] > 1)) continue;
+      st.Match(e.left, e.right, how);
+      made = true;
+    }
+    if (certain_only) {
+      for (size_t k = i; k < end; ++k) count[0][ranked[k].left] = count[1][ranked[k].right] = 0;
+    }
+    i = end;
+  }
+  return made;
 }
 
 }  // namespace graphdiff::align

@@ -25,6 +25,14 @@ struct Candidate {
 // shape alone; then in an order that mirrors when the sides are swapped.
 void RankCandidates(const State& st, std::vector<Candidate>& candidates);
 
+// Pairs ranked candidates best first, each while both its nodes are free.
+// With `certain_only`, a candidate that ties in rank with another for one
+// of its nodes (three changed copies' look-alike first ops, before anything
+// tells the copies apart) is skipped: left for later evidence, such as the
+// changed op's own pair, to decide. True if a pair was made.
+bool PairRanked(State& st, const std::vector<Candidate>& ranked, bool certain_only,
+                MatcherId how);
+
 }  // namespace graphdiff::align
 
 #endif  // GRAPHDIFF_SRC_ALIGN_CANDIDATES_H_

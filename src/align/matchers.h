@@ -78,6 +78,9 @@ class PositionMatcher {
   // from its counterpart, and through it each side's readers from the
   // other's: structure alone then pairs none of the copies.
   static void RunSignature(State& state);
+  // Runs of outputs between aligned neighbours, as long on both sides:
+  // ops changed in place. A guess, so only once the certain pairs are made.
+  static void RunGaps(State& state);
 };
 
 // Same-class candidates near matched nodes, scored by matched-neighbour
@@ -86,7 +89,12 @@ class PositionMatcher {
 // are left to propagation, which pairs them through their readers.
 class SimilarityMatcher {
  public:
+  // `certain_only`: see PairRanked.
+  explicit SimilarityMatcher(bool certain_only = false) : certain_only_(certain_only) {}
   void Run(State& state);
+
+ private:
+  bool certain_only_;
 };
 
 // Free nodes that every full-level fingerprint finds alike (twenty unused
@@ -112,6 +120,10 @@ class TwinMatcher {
 class RelaxedMatcher {
  public:
   void Run(State& state);
+  // Substitutions only, and only those without a rival (PairRanked), with
+  // propagation after each round: run before guesses among look-alikes, so
+  // a changed op pairs by its surroundings and its copy follows from it.
+  static void RunCertainSubstitutions(State& state);
 };
 
 // Module-level FX against aten-level FX (only when exactly one side calls

@@ -41,23 +41,59 @@ std::vector<uint64_t> Symbols(const State& st, int s, const std::vector<ValueRef
   return out;
 }
 
-void PairByPosition(State& st, const std::vector<ValueRef>& left,
-                    const std::vector<ValueRef>& right) {
-  const std::vector<uint64_t> a = Symbols(st, 0, left), b = Symbols(st, 1, right);
-  // A node listed twice may meet two partners; the side-symmetric order
-  // decides which, so swapping the graphs mirrors the pairs.
-  std::vector<std::pair<uint64_t, std::pair<uint32_t, uint32_t>>> pairs;
-  for (const auto& [i, j] : AlignSequences(a, b)) {
-    const uint32_t l = left[i].node, r = right[j].node;
-    if (l >= st.side[0].size || r >= st.side[1].size) continue;
-    pairs.push_back({SymKey(l, r), {l, r}});
-  }
+// A node listed twice may meet two partners; the side-symmetric order
+// decides which, so swapping the graphs mirrors the pairs.
+using KeyedPairs = std::vector<std::pair<uint64_t, std::pair<uint32_t, uint32_t>>>;
+void MatchInOrder(State& st, KeyedPairs& pairs) {
   std::sort(pairs.begin(), pairs.end());
   for (const auto& [key, lr] : pairs) {
     if (st.free(0, lr.first) && st.free(1, lr.second)) {
       st.Match(lr.first, lr.second, MatcherId::kPosition);
     }
   }
+}
+
+void PairByPosition(State& st, const std::vector<ValueRef>& left,
+                    const std::vector<ValueRef>& right) {
+  const std::vector<uint64_t> a = Symbols(st, 0, left), b = Symbols(st, 1, right);
+  KeyedPairs pairs;
+  for (const auto& [i, j] : AlignSequences(a, b)) {
+    const uint32_t l = left[i].node, r = right[j].node;
+    if (l >= st.side[0].size || r >= st.side[1].size) continue;
+    pairs.push_back({SymKey(l, r), {l, r}});
+  }
+  MatchInOrder(st, pairs);
+}
+
+// Outputs between two aligned neighbours, as many on both sides, taken in
+// order: the same outputs, their ops changed (three copies' returned
+// `flatten` now a `gelu`). Each pair must be two free ops of the same
+// result types. Only ops: an input or constant in its place is a different
+// value, not a changed computation; and a result of another shape is
+// another computation (a `relu` output replaced by a chain of `add`s).
+void PairGaps(State& st, const std::vector<ValueRef>& left, const std::vector<ValueRef>& right) {
+  const std::vector<uint64_t> a = Symbols(st, 0, left), b = Symbols(st, 1, right);
+  std::vector<std::pair<uint32_t, uint32_t>> aligned = AlignSequences(a, b);
+  aligned.emplace_back(static_cast<uint32_t>(a.size()), static_cast<uint32_t>(b.size()));
+  KeyedPairs pairs;
+  uint32_t next_i = 0, next_j = 0;  // the first entries after the last aligned pair
+  for (const auto& [i, j] : aligned) {
+    if (i - next_i == j - next_j) {
+      for (uint32_t k = 0; k < i - next_i; ++k) {
+        const ValueRef& x = left[next_i + k];
+        const ValueRef& y = right[next_j + k];
+        if (x.node < st.side[0].size && y.node < st.side[1].size && x.output == y.output &&
+            st.free(0, x.node) && st.free(1, y.node) && !st.side[0].leaf[x.node] &&
+            !st.side[1].leaf[y.node] &&
+            (!st.use_types || st.side[0].type_hash[x.node] == st.side[1].type_hash[y.node])) {
+          pairs.push_back({SymKey(x.node, y.node), {x.node, y.node}});
+        }
+      }
+    }
+    next_i = i + 1;
+    next_j = j + 1;
+  }
+  MatchInOrder(st, pairs);
 }
 
 // The inputs that are a signature: lifted parameters are not the user's.
@@ -108,6 +144,11 @@ void PositionMatcher::Run(State& st) {
   if (OrderedInputs(lg) && OrderedInputs(rg)) {
     PairByPosition(st, Inputs(st.side[0]), Inputs(st.side[1]));
   }
+}
+
+void PositionMatcher::RunGaps(State& st) {
+  if (!st.AnyFree(0) || !st.AnyFree(1)) return;
+  PairGaps(st, st.side[0].graph->outputs, st.side[1].graph->outputs);
 }
 
 }  // namespace graphdiff::align

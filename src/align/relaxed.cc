@@ -224,7 +224,7 @@ bool Decompose(State& st, const std::vector<uint8_t> (&is_output)[2]) {
 }
 
 // Lone free nodes with agreeing matched neighbours, whatever their ops.
-bool Substitute(State& st) {
+bool Substitute(State& st, bool certain_only) {
   const uint32_t limit = std::max<uint32_t>(1, st.options->similarity_candidates);
   std::vector<Candidate> edges;
   std::vector<uint32_t> cands;
@@ -248,14 +248,7 @@ bool Substitute(State& st) {
     }
   }
   RankCandidates(st, edges);
-  bool changed = false;
-  for (const Candidate& e : edges) {
-    if (st.free(0, e.left) && st.free(1, e.right)) {
-      st.Match(e.left, e.right, MatcherId::kRelaxed);
-      changed = true;
-    }
-  }
-  return changed;
+  return PairRanked(st, edges, certain_only, MatcherId::kRelaxed);
 }
 
 }  // namespace
@@ -270,8 +263,16 @@ void RelaxedMatcher::Run(State& st) {
   for (int round = 0; round < kRounds; ++round) {
     // Decomposition first: a substitution would grab one node of a chain.
     bool changed = Decompose(st, is_output);
-    if (!changed) changed = Substitute(st);
+    if (!changed) changed = Substitute(st, /*certain_only=*/false);
     if (!changed) break;
+    propagate.Run(st);
+  }
+}
+
+void RelaxedMatcher::RunCertainSubstitutions(State& st) {
+  PropagationMatcher propagate;
+  for (int round = 0; round < kRounds; ++round) {
+    if (!Substitute(st, /*certain_only=*/true)) break;
     propagate.Run(st);
   }
 }

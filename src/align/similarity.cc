@@ -45,11 +45,7 @@ void SimilarityMatcher::Run(State& st) {
     }
   }
   RankCandidates(st, edges);
-  for (const Candidate& e : edges) {
-    if (st.free(0, e.left) && st.free(1, e.right)) {
-      st.Match(e.left, e.right, MatcherId::kSimilarity);
-    }
-  }
+  PairRanked(st, edges, certain_only_, MatcherId::kSimilarity);
 }
 
 }  // namespace graphdiff::align
