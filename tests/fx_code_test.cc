@@ -234,8 +234,11 @@ TEST(FxCodeTest, ProjectionsFoldIntoValueRefs) {
       "    return (getitem, getitem_2, getattr_1, sl, g0, l_x_)\n");
   const uint32_t bn = Index(g, "bn");
   EXPECT_EQ(Find(g, "getitem"), nullptr);
-  EXPECT_EQ(g.nodes[bn].results.size(), 3u);
+  // Untyped: the three outputs are counted, not held as unknown types.
+  EXPECT_EQ(g.nodes[bn].num_results(), 3u);
+  EXPECT_TRUE(g.nodes[bn].results.empty());
   EXPECT_EQ(g.nodes[bn].num_outputs(), 3u);
+  EXPECT_EQ(FormatResults(g, g.nodes[bn]), "(?, ?, ?)");
   EXPECT_EQ(Attr(g, &g.nodes[bn], "arg6"), "1e-05");
   ASSERT_EQ(g.outputs.size(), 6u);
   EXPECT_EQ(g.outputs[0], (ValueRef{bn, 0}));
@@ -466,7 +469,7 @@ TEST(FxCodeTest, ResNet18AotGraph) {
   EXPECT_EQ(CountedNodes(g), 173u);
   for (const Node& n : g.nodes) {
     if (g.str(n.op) == "aten::_native_batch_norm_legit_no_training") {
-      EXPECT_EQ(n.results.size(), 3u);
+      EXPECT_EQ(n.num_results(), 3u);
     }
   }
 }

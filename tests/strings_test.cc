@@ -90,6 +90,43 @@ TEST(StringPool, ShrinkToFitKeepsEveryString) {
   EXPECT_EQ(empty.Intern("a"), StrId{1});
 }
 
+// Stored strings are packed as chunk, offset and length; every size class
+// must come back whole: short ones at the end of a full 64 KB chunk, long
+// ones in chunks of their own, and one past the 24-bit length field. After
+// a copy, a move and a shrink too.
+TEST(StringPool, StringsOfEverySizeComeBackWhole) {
+  std::vector<std::string> texts;
+  for (int i = 0; i < 20000; ++i) texts.push_back("value_" + std::to_string(i));
+  texts.push_back(std::string(16 * 1024 - 1, 'a'));  // the longest in a shared chunk
+  texts.push_back(std::string(16 * 1024, 'b'));      // the shortest in a chunk of its own
+  texts.push_back(std::string(70000, 'c'));          // longer than a regular chunk
+  std::string huge((size_t{1} << 24) + 3, 'd');      // past the length field
+  huge[0] = 'D';
+  huge.back() = 'E';
+  texts.push_back(huge);
+  for (int i = 20000; i < 30000; ++i) texts.push_back("value_" + std::to_string(i));
+  StringPool pool;
+  std::vector<StrId> ids;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    ids.push_back(i % 2 ? pool.Add(texts[i]) : pool.Intern(texts[i]));
+  }
+  auto check = [&](const StringPool& p, const char* what) {
+    for (size_t i = 0; i < texts.size(); ++i) {
+      ASSERT_EQ(p.Get(ids[i]), texts[i]) << what << " " << i;
+    }
+    EXPECT_EQ(p.Get(StrId{}), "") << what;
+  };
+  check(pool, "stored");
+  StringPool copy(pool);
+  check(copy, "copied");
+  StringPool moved(std::move(copy));
+  check(moved, "moved");
+  moved.ShrinkToFit();
+  check(moved, "shrunk");
+  EXPECT_EQ(moved.Find(texts[0]), ids[0]);
+  EXPECT_EQ(moved.Get(moved.Intern("after")), "after");
+}
+
 TEST(StringPool, HashSpreadsShortAndLongStrings) {
   StringViewHash h;
   EXPECT_NE(h("%1"), h("%2"));

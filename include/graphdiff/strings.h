@@ -60,7 +60,7 @@ class StringPool {
   StrId Add(std::string_view s);
   // Returns the id of `s` if it was interned, or an empty StrId.
   StrId Find(std::string_view s) const;
-  std::string_view Get(StrId id) const { return views_[id.id]; }
+  std::string_view Get(StrId id) const { return Decode(views_[id.id]); }
   // Starts fetching what Get(id) reads, for callers that walk many ids in
   // an order memory does not follow (the other side of an alignment):
   // issued a few ids ahead, the cache misses overlap instead of queueing.
@@ -93,11 +93,32 @@ class StringPool {
   void ShrinkToFit();
 
  private:
-  std::string_view Store(std::string_view s);
+  // A stored string is 8 bytes, not a 16-byte string_view: its chunk (24
+  // bits), its offset in the chunk (16 bits: regular chunks are at most 64
+  // KB, long strings start a chunk of their own) and its length (24 bits).
+  // A string of 16 MB or more keeps its length in the 8 bytes before it.
+  // (2^24 chunks are a terabyte of text, beyond any graph's.)
+  // Strings are most of what a graph holds besides its nodes, and an HLO
+  // computation has nearly five per instruction.
+  static constexpr uint64_t kLengthBits = 24, kOffsetBits = 16;
+  static constexpr uint64_t kLongLength = (uint64_t{1} << kLengthBits) - 1;
+  std::string_view Decode(uint64_t packed) const {
+    const char* base = bases_[packed >> (kLengthBits + kOffsetBits)] +
+                       ((packed >> kLengthBits) & ((uint64_t{1} << kOffsetBits) - 1));
+    const uint64_t length = packed & kLongLength;
+    return length != kLongLength ? std::string_view(base, length) : DecodeLong(base);
+  }
+  static std::string_view DecodeLong(const char* base);
+  uint64_t Store(std::string_view s);
+  uint64_t NewChunk(size_t size);
 
   std::vector<std::unique_ptr<char[]>> chunks_;
+  // Where each chunk starts; entry 0 is a static empty string, so id 0
+  // (the empty string, packed as 0) decodes without a branch.
+  std::vector<const char*> bases_;
   char* cursor_ = nullptr;
   char* cursor_chunk_ = nullptr;  // start of the chunk `cursor_` points into
+  uint64_t cursor_chunk_index_ = 0;
   size_t remaining_ = 0;
   size_t bytes_ = 0;
   size_t chunk_bytes_ = 0;
@@ -112,7 +133,7 @@ class StringPool {
   void Grow(size_t capacity);
 
   // Both are read by id or hash in no order memory follows: huge pages.
-  std::vector<std::string_view, HugePageAllocator<std::string_view>> views_;
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> views_;
   std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
   size_t entries_ = 0;
 };

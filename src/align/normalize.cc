@@ -130,9 +130,10 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
       forward[v] = ValueRef{source.node, index};
     }
     // Types.
-    if (!node.results.empty()) ++typed;
-    uint64_t th = node.results.size();
-    for (const TensorType& t : node.results) {
+    if (node.num_results() != 0) ++typed;
+    uint64_t th = node.num_results();
+    for (uint32_t i = 0; i < node.num_results(); ++i) {
+      const TensorType& t = node.result(i);
       th = Combine(th, static_cast<uint64_t>(t.dtype) * 2 + t.rank_known);
       for (const Dim& d : t.dims) {
         th = Combine(th, static_cast<uint64_t>(d.kind()) ^

@@ -43,10 +43,10 @@ bool SameAttributesInOrder(const Graph& lg, const Node& a, const Graph& rg, cons
 }
 
 bool SameTypes(const Node& a, const Node& b) {
-  if (a.results.size() != b.results.size()) return false;
-  for (size_t i = 0; i < a.results.size(); ++i) {
-    const TensorType& x = a.results[i];
-    const TensorType& y = b.results[i];
+  if (a.num_results() != b.num_results()) return false;
+  for (uint32_t i = 0; i < a.num_results(); ++i) {
+    const TensorType& x = a.result(i);
+    const TensorType& y = b.result(i);
     if (x.dtype != y.dtype || x.rank_known != y.rank_known) return false;
     if (x.dims.size() != y.dims.size()) return false;
     for (size_t d = 0; d < x.dims.size(); ++d) {
@@ -128,7 +128,7 @@ void ComputeVerdict(const State& st, const std::vector<uint32_t>& group_left,
     }
     Append(&detail, fmt::format("op {} -> {} ({})", lop, rop, why));
   }
-  if (!ln.results.empty() && !rn.results.empty() &&
+  if (ln.num_results() != 0 && rn.num_results() != 0 &&
       st.side[0].type_hash[pair.left] != st.side[1].type_hash[pair.right] &&
       !SameTypes(ln, rn)) {
     reasons |= kChangedType;

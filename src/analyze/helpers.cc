@@ -144,9 +144,9 @@ std::string JoinOpCounts(std::vector<std::pair<std::string, int64_t>> counts,
 }
 
 bool IsEmptyResult(const Node& n) {
-  if (n.results.empty()) return false;
-  for (const TensorType& t : n.results) {
-    std::optional<int64_t> elems = t.NumElements();
+  if (n.num_results() == 0) return false;
+  for (uint32_t i = 0; i < n.num_results(); ++i) {
+    std::optional<int64_t> elems = n.result(i).NumElements();
     if (!elems || *elems != 0) return false;
   }
   return true;

@@ -60,8 +60,8 @@ InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>
       continue;
     }
     std::optional<int64_t> elems;
-    if (n.results.size() == 1) elems = n.results[0].NumElements();
-    int width = n.results.size() == 1 ? DTypeBytes(n.results[0].dtype) : 0;
+    if (n.num_results() == 1) elems = n.result(0).NumElements();
+    int width = n.num_results() == 1 ? DTypeBytes(n.result(0).dtype) : 0;
     if (elems && width > 0) {
       s.bytes = SaturatingAdd(
           s.bytes, SaturatingMul(static_cast<uint64_t>(*elems), static_cast<uint64_t>(width)));
@@ -70,7 +70,7 @@ InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>
     }
     s.evidence.push_back(NodeEvidence(
         g, i, side,
-        n.results.empty() ? std::string(note)
+        n.num_results() == 0 ? std::string(note)
                           : fmt::format("{} {}", note, FormatResults(g, n))));
   }
   return s;

@@ -106,19 +106,19 @@ void FindTypeChanges(const PairContext& c, std::vector<Finding>* out) {
     if (p.left >= c.left.nodes.size() || p.right >= c.right.nodes.size()) continue;
     const Node& ln = c.left.nodes[p.left];
     const Node& rn = c.right.nodes[p.right];
-    if (ln.results.empty() || rn.results.empty()) continue;
+    if (ln.num_results() == 0 || rn.num_results() == 0) continue;
     bool input = rn.kind == NodeKind::kInput;
     std::set<std::string> dt;
     bool shaped = false;
-    if (ln.results.size() != rn.results.size()) {
-      Note(&shapes, fmt::format("{} -> {} results", ln.results.size(), rn.results.size()),
+    if (ln.num_results() != rn.num_results()) {
+      Note(&shapes, fmt::format("{} -> {} results", ln.num_results(), rn.num_results()),
            ChangeKind::kRank, false, input, p.right);
       shaped = true;
     }
-    size_t k = std::min(ln.results.size(), rn.results.size());
-    for (size_t i = 0; i < k; ++i) {
-      const TensorType& a = ln.results[i];
-      const TensorType& b = rn.results[i];
+    const uint32_t k = std::min(ln.num_results(), rn.num_results());
+    for (uint32_t i = 0; i < k; ++i) {
+      const TensorType& a = ln.result(i);
+      const TensorType& b = rn.result(i);
       if (a.dtype != b.dtype && a.dtype != DType::kUnknown && b.dtype != DType::kUnknown) {
         dt.insert(fmt::format("{} -> {}", DTypeName(a.dtype), DTypeName(b.dtype)));
       }

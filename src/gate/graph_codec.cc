@@ -201,8 +201,8 @@ std::string EncodeGraph(const Graph& g) {
       w.Varint(v.node);
       w.Varint(v.output);
     }
-    w.Varint(n.results.size());
-    for (const TensorType& t : n.results) EncodeType(g, t, &w);
+    w.Varint(n.num_results());
+    for (uint32_t i = 0; i < n.num_results(); ++i) EncodeType(g, n.result(i), &w);
     w.Varint(n.attrs.size());
     for (const Attr& a : n.attrs) {
       w.Str(g.str(a.key));

@@ -272,12 +272,12 @@ std::string FormatType(const Graph& g, const TensorType& t) {
 }
 
 std::string FormatResults(const Graph& g, const Node& n) {
-  if (n.results.empty()) return "?";
-  if (n.results.size() == 1) return FormatType(g, n.results[0]);
+  if (n.num_results() == 0) return "?";
+  if (n.num_results() == 1) return FormatType(g, n.result(0));
   std::string out = "(";
-  for (size_t i = 0; i < n.results.size(); ++i) {
+  for (uint32_t i = 0; i < n.num_results(); ++i) {
     if (i) out += ", ";
-    out += FormatType(g, n.results[i]);
+    out += FormatType(g, n.result(i));
   }
   return out + ")";
 }

@@ -25,8 +25,10 @@ GraphStats ComputeStats(const Graph& graph) {
     ++s.nodes;
     ++op_counts[n.op.id];
     if (n.kind == NodeKind::kConstant) ++s.constants;
-    if (n.results.size() > 1) ++s.multi_output_nodes;
-    for (const TensorType& t : n.results) ++dtype_counts[static_cast<uint8_t>(t.dtype)];
+    if (n.num_results() > 1) ++s.multi_output_nodes;
+    for (uint32_t i = 0; i < n.num_results(); ++i) {
+      ++dtype_counts[static_cast<uint8_t>(n.result(i).dtype)];
+    }
   }
   for (size_t id = 0; id < op_counts.size(); ++id) {
     if (op_counts[id] == 0) continue;
@@ -44,9 +46,9 @@ GraphStats ComputeStats(const Graph& graph) {
     // A SymInt placeholder (`Sym(s0)`) is a size, not tensor data: its bytes
     // are unknown, not those of an s64 scalar.
     bool symbolic = graph.attr(n, "sym").has_value();
-    if (n.results.size() == 1 && !symbolic) {
-      elems = n.results[0].NumElements();
-      width = DTypeBytes(n.results[0].dtype);
+    if (n.num_results() == 1 && !symbolic) {
+      elems = n.result(0).NumElements();
+      width = DTypeBytes(n.result(0).dtype);
     }
     if (elems && width > 0) {
       s.parameter_bytes = SaturatingAdd(

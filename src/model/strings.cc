@@ -22,14 +22,20 @@ uint32_t TagOf(std::string_view s) {
 }
 }  // namespace
 
-StringPool::StringPool() { views_.push_back(std::string_view()); }
+StringPool::StringPool() {
+  static const char kEmpty[1] = {0};
+  bases_.push_back(kEmpty);  // chunk 0, owned by no one: chunks_[i - 1] is chunk i
+  views_.push_back(0);
+}
 
 StringPool::StringPool(const StringPool& other)
     : StringPool() {
   // Id for id, so that strings stored by Add() keep theirs too; the table
   // holds ids and tags only, so it copies as is.
   views_.reserve(other.views_.size());
-  for (size_t i = 1; i < other.views_.size(); ++i) views_.push_back(Store(other.views_[i]));
+  for (size_t i = 1; i < other.views_.size(); ++i) {
+    views_.push_back(Store(other.Decode(other.views_[i])));
+  }
   slots_ = other.slots_;
   entries_ = other.entries_;
 }
@@ -42,29 +48,47 @@ StringPool& StringPool::operator=(const StringPool& other) {
   return *this;
 }
 
-std::string_view StringPool::Store(std::string_view s) {
+std::string_view StringPool::DecodeLong(const char* base) {
+  uint64_t length;
+  std::memcpy(&length, base, sizeof(length));
+  return std::string_view(base + sizeof(length), length);
+}
+
+uint64_t StringPool::NewChunk(size_t size) {
+  chunks_.push_back(std::make_unique<char[]>(size));
+  bases_.push_back(chunks_.back().get());
+  chunk_bytes_ += size;
+  return bases_.size() - 1;
+}
+
+uint64_t StringPool::Store(std::string_view s) {
   bytes_ += s.size();
   if (s.size() >= kChunkSize / 4) {
     // Long strings get a chunk of their own so a huge attribute does not
     // waste the tail of the current chunk; the cursor stays where it was.
-    chunks_.push_back(std::make_unique<char[]>(s.size()));
-    chunk_bytes_ += s.size();
-    std::memcpy(chunks_.back().get(), s.data(), s.size());
-    return std::string_view(chunks_.back().get(), s.size());
+    const bool huge = s.size() >= kLongLength;
+    const size_t prefix = huge ? sizeof(uint64_t) : 0;
+    const uint64_t chunk = NewChunk(prefix + s.size());
+    char* at = chunks_.back().get();
+    if (huge) {
+      const uint64_t length = s.size();
+      std::memcpy(at, &length, sizeof(length));
+    }
+    std::memcpy(at + prefix, s.data(), s.size());
+    return chunk << (kLengthBits + kOffsetBits) | (huge ? kLongLength : s.size());
   }
   if (s.size() > remaining_) {
     next_chunk_ = next_chunk_ == 0 ? kFirstChunkSize : std::min(kChunkSize, next_chunk_ * 2);
     size_t size = std::max(next_chunk_, s.size());
-    chunks_.push_back(std::make_unique<char[]>(size));
-    chunk_bytes_ += size;
+    cursor_chunk_index_ = NewChunk(size);
     cursor_ = cursor_chunk_ = chunks_.back().get();
     remaining_ = size;
   }
+  const auto offset = static_cast<uint64_t>(cursor_ - cursor_chunk_);
   std::memcpy(cursor_, s.data(), s.size());
-  std::string_view stored(cursor_, s.size());
   cursor_ += s.size();
   remaining_ -= s.size();
-  return stored;
+  return cursor_chunk_index_ << (kLengthBits + kOffsetBits) | offset << kLengthBits | s.size();
 }
 
 size_t StringViewHash::operator()(std::string_view s) const noexcept {
@@ -131,7 +155,7 @@ uint32_t StringPool::FindSlot(std::string_view s, uint32_t tag) const {
     uint64_t slot = slots_[at];
     if (slot == 0) return static_cast<uint32_t>(at);
     if (static_cast<uint32_t>(slot >> 32) == tag &&
-        views_[static_cast<uint32_t>(slot)] == s) {
+        Decode(views_[static_cast<uint32_t>(slot)]) == s) {
       return static_cast<uint32_t>(at);
     }
   }
@@ -159,39 +183,31 @@ void StringPool::ShrinkToFit() {
   // their size. Small pools are where this matters (a first chunk of 512
   // bytes for 200 of text), so copying them is cheap.
   if (cursor_chunk_ == nullptr || remaining_ == 0) return;
-  size_t used = static_cast<size_t>(cursor_ - cursor_chunk_);
-  auto it = std::find_if(chunks_.begin(), chunks_.end(),
-                         [&](const auto& c) { return c.get() == cursor_chunk_; });
-  if (it == chunks_.end()) {
+  if (cursor_chunk_index_ == 0 || cursor_chunk_index_ > chunks_.size() ||
+      chunks_[cursor_chunk_index_ - 1].get() != cursor_chunk_) {
     // A moved-from pool: its chunks went with the move.
     cursor_ = cursor_chunk_ = nullptr;
     remaining_ = 0;
     return;
   }
-  if (used == 0) {
-    chunk_bytes_ -= remaining_;
-    chunks_.erase(it);
-  } else {
-    auto fitted = std::make_unique<char[]>(used);
-    std::memcpy(fitted.get(), cursor_chunk_, used);
-    const char* lo = cursor_chunk_;
-    const char* hi = cursor_;
-    for (std::string_view& v : views_) {
-      if (v.data() >= lo && v.data() < hi) {
-        v = std::string_view(fitted.get() + (v.data() - lo), v.size());
-      }
-    }
-    chunk_bytes_ -= remaining_;
-    *it = std::move(fitted);
-  }
+  // Stored strings name their chunk by index and offset, so the fitted
+  // block takes the chunk's place and no view changes.
+  const size_t used = static_cast<size_t>(cursor_ - cursor_chunk_);
+  auto fitted = std::make_unique<char[]>(std::max<size_t>(used, 1));
+  std::memcpy(fitted.get(), cursor_chunk_, used);
+  bases_[cursor_chunk_index_] = fitted.get();
+  chunks_[cursor_chunk_index_ - 1] = std::move(fitted);
+  chunk_bytes_ -= remaining_;
   chunks_.shrink_to_fit();
+  bases_.shrink_to_fit();
   cursor_ = cursor_chunk_ = nullptr;
   remaining_ = 0;
 }
 
 size_t StringPool::MemoryBytes() const {
   return chunk_bytes_ + chunks_.capacity() * sizeof(chunks_[0]) +
-         views_.capacity() * sizeof(std::string_view) + slots_.capacity() * sizeof(uint64_t);
+         bases_.capacity() * sizeof(bases_[0]) + views_.capacity() * sizeof(views_[0]) +
+         slots_.capacity() * sizeof(uint64_t);
 }
 
 }  // namespace graphdiff

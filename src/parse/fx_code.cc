@@ -265,8 +265,14 @@ bool FxBuilder::IsCallNode(uint32_t node) const {
 
 void FxBuilder::SetProjection(ValueRef ref, const TensorType* type) {
   Node& p = g_.nodes[ref.node];
+  // An untyped projection only says the output exists: counted, not held
+  // as an unknown type.
+  if (type == nullptr) {
+    p.output_count = std::max(p.output_count, ref.output + 1);
+    return;
+  }
   if (p.results.size() < ref.output + 1) p.results.resize(ref.output + 1);
-  if (type != nullptr) p.results[ref.output] = *type;
+  p.results[ref.output] = *type;
 }
 
 bool FxBuilder::ResolveRef(uint32_t e, ValueRef* out) {

@@ -85,11 +85,11 @@ nlohmann::ordered_json GraphJson(const PairScene& s, int side, const std::string
                        {"targetNodeInputId", std::to_string(k)}});
     }
     nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
-    for (size_t k = 0; k < n.results.size(); ++k) {
+    for (uint32_t k = 0; k < n.num_results(); ++k) {
       outputs.push_back(
           {{"id", std::to_string(k)},
            {"attrs", nlohmann::ordered_json::array(
-                         {KeyValue("tensor_shape", FormatType(g, n.results[k]))})}});
+                         {KeyValue("tensor_shape", FormatType(g, n.result(k)))})}});
     }
     nlohmann::ordered_json node = {{"id", ids[i]},
                                    {"label", visual::NodeLabel(g, i)},
