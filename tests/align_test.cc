@@ -260,7 +260,7 @@ TEST(AlignTest, SwappingSidesSwapsTheResult) {
   testing::Mutated m = testing::Then(testing::InsertDeadNodes(g, 3, 1),
                                      testing::Reorder(testing::InsertDeadNodes(g, 3, 1).graph, 9));
   uint32_t relu = 0;
-  while (g.str(m.graph.nodes[relu].op) != "aten::relu") ++relu;
+  while (m.graph.str(m.graph.nodes[relu].op) != "aten::relu") ++relu;
   m.graph.nodes[relu].op = m.graph.intern("aten::gelu");
   absl::StatusOr<Alignment> ab = Align(g, m.graph);
   absl::StatusOr<Alignment> ba = Align(m.graph, g);

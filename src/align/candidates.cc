@@ -2,7 +2,6 @@
 #include "align/candidates.h"
 
 #include <algorithm>
-#include <tuple>
 
 #include "align/hash.h"
 #include "align/matchers.h"
