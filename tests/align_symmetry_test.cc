@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -167,7 +168,8 @@ TEST(AlignSymmetryTest, ChangeInOneReplicaIsLocalised) {
   }
 }
 
-// Three copies of a block changed alike, the copies either reading one set
+// Three copies of a block changed alike (an op substituted, an attribute
+// changed, an unused reader added), the copies either reading one set
 // of inputs (weights shared by unrolled steps) or disjoint. Over shared
 // inputs, every input is read by a changed copy, so no input looks like its
 // counterpart to structure, and the changed copies are look-alikes of each
@@ -201,30 +203,40 @@ TEST(AlignSymmetryTest, ChangedCopiesAreLocalised) {
         // to its look-alike branches varies with it.
         for (size_t percent : {20, 50, 65, 80, 100}) {
           const uint32_t op = ops[std::min(ops.size() - 1, ops.size() * percent / 100)];
-          testing::Mutated planted = testing::Identity(g);
-          for (uint32_t copy : {1u, copies / 2, copies - 2}) {
-            planted = testing::Then(
-                planted, testing::SubstituteOp(planted.graph, at(copy, op), "aten::planted_op"));
+          // The op substituted, an attribute changed, or an unused reader
+          // added: the changed copies alike in each.
+          for (const char* kind : {"substituted", "attribute", "dead reader"}) {
+            testing::Mutated planted = testing::Identity(g);
+            for (uint32_t copy : {1u, copies / 2, copies - 2}) {
+              const uint32_t node = planted.truth[at(copy, op)];
+              const std::string_view k = kind;
+              planted = testing::Then(
+                  planted,
+                  k == "substituted" ? testing::SubstituteOp(planted.graph, node, "aten::planted_op")
+                  : k == "attribute" ? testing::ChangeAttribute(planted.graph, node, "planted", "7")
+                                     : testing::AddDeadNode(planted.graph, node));
+            }
+            const std::string label = src + (shared ? " sharing inputs" : " disjoint") + " x" +
+                                      std::to_string(copies) + ", 3 copies " + kind + " at " +
+                                      std::to_string(percent) + "%";
+            testing::Mutated m = testing::Then(planted, Shuffle(planted.graph, 13));
+            absl::StatusOr<Alignment> a = Align(g, m.graph);
+            ASSERT_TRUE(a.ok()) << label << ": " << a.status();
+            testing::ExpectExactly(g, *a, m, label);
+            size_t changed = 0;
+            for (const NodePair& p : a->pairs) changed += p.changed();
+            EXPECT_EQ(changed, m.changed.size()) << label;
+            // Both ways round: the same pairs, mirrored.
+            absl::StatusOr<Alignment> b = Align(m.graph, g);
+            ASSERT_TRUE(b.ok()) << label << ": " << b.status();
+            EXPECT_EQ(b->left_only, a->right_only) << label << " (swapped)";
+            EXPECT_EQ(b->right_only, a->left_only) << label << " (swapped)";
+            std::vector<std::pair<uint32_t, uint32_t>> forward, mirrored;
+            for (const NodePair& p : a->pairs) forward.emplace_back(p.left, p.right);
+            for (const NodePair& p : b->pairs) mirrored.emplace_back(p.right, p.left);
+            std::sort(mirrored.begin(), mirrored.end());
+            EXPECT_EQ(forward, mirrored) << label << " (swapped)";
           }
-          const std::string label = src + (shared ? " sharing inputs" : " disjoint") + " x" +
-                                    std::to_string(copies) + ", 3 copies changed at " +
-                                    std::to_string(percent) + "%";
-          testing::Mutated m = testing::Then(planted, Shuffle(planted.graph, 13));
-          absl::StatusOr<Alignment> a = Align(g, m.graph);
-          ASSERT_TRUE(a.ok()) << label << ": " << a.status();
-          testing::ExpectExactly(g, *a, m, label);
-          size_t changed = 0;
-          for (const NodePair& p : a->pairs) changed += p.changed();
-          EXPECT_EQ(changed, 3u) << label;
-          // Both ways round: the same pairs, mirrored.
-          absl::StatusOr<Alignment> b = Align(m.graph, g);
-          ASSERT_TRUE(b.ok()) << label << ": " << b.status();
-          EXPECT_TRUE(b->left_only.empty() && b->right_only.empty()) << label << " (swapped)";
-          std::vector<std::pair<uint32_t, uint32_t>> forward, mirrored;
-          for (const NodePair& p : a->pairs) forward.emplace_back(p.left, p.right);
-          for (const NodePair& p : b->pairs) mirrored.emplace_back(p.right, p.left);
-          std::sort(mirrored.begin(), mirrored.end());
-          EXPECT_EQ(forward, mirrored) << label << " (swapped)";
         }
       }
     }
