@@ -70,10 +70,18 @@ TEST(StringPool, ShrinkToFitKeepsEveryString) {
   std::vector<StrId> ids;
   for (int i = 0; i < 40; ++i) ids.push_back(pool.Intern("node_" + std::to_string(i)));
   StrId added = pool.Add("%7");
+  StrId twin = pool.Add("node_5");  // stored again, not interned
   StrId big = pool.Intern(std::string(40000, 'x'));  // a chunk of its own
   size_t before = pool.MemoryBytes();
   pool.ShrinkToFit();
   EXPECT_LT(pool.MemoryBytes(), before);
+  // The lookup table is gone until the next Intern(); Find() still finds
+  // interned strings only, in a copy too.
+  EXPECT_EQ(pool.Find("node_5"), ids[5]);
+  EXPECT_NE(twin, ids[5]);
+  EXPECT_TRUE(pool.Find("%7").empty());
+  EXPECT_TRUE(pool.Find("absent").empty());
+  EXPECT_EQ(StringPool(pool).Find("node_39"), ids[39]);
   for (int i = 0; i < 40; ++i) {
     EXPECT_EQ(pool.Get(ids[i]), "node_" + std::to_string(i));
     EXPECT_EQ(pool.Intern("node_" + std::to_string(i)), ids[i]);

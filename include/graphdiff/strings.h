@@ -93,17 +93,20 @@ class StringPool {
   void ShrinkToFit();
 
  private:
-  // A stored string is 8 bytes, not a 16-byte string_view: its chunk (24
-  // bits), its offset in the chunk (16 bits: regular chunks are at most 64
-  // KB, long strings start a chunk of their own) and its length (24 bits).
-  // A string of 16 MB or more keeps its length in the 8 bytes before it.
-  // (2^24 chunks are a terabyte of text, beyond any graph's.)
+  // A stored string is 8 bytes, not a 16-byte string_view: whether it was
+  // interned (1 bit), its chunk (23 bits), its offset in the chunk (16
+  // bits: regular chunks are at most 64 KB, long strings start a chunk of
+  // their own) and its length (24 bits). A string of 16 MB or more keeps
+  // its length in the 8 bytes before it. (2^23 chunks are half a terabyte
+  // of text, beyond any graph's.)
   // Strings are most of what a graph holds besides its nodes, and an HLO
   // computation has nearly five per instruction.
-  static constexpr uint64_t kLengthBits = 24, kOffsetBits = 16;
+  static constexpr uint64_t kLengthBits = 24, kOffsetBits = 16, kChunkBits = 23;
   static constexpr uint64_t kLongLength = (uint64_t{1} << kLengthBits) - 1;
+  static constexpr uint64_t kInterned = uint64_t{1} << 63;
   std::string_view Decode(uint64_t packed) const {
-    const char* base = bases_[packed >> (kLengthBits + kOffsetBits)] +
+    const char* base = bases_[(packed >> (kLengthBits + kOffsetBits)) &
+                              ((uint64_t{1} << kChunkBits) - 1)] +
                        ((packed >> kLengthBits) & ((uint64_t{1} << kOffsetBits) - 1));
     const uint64_t length = packed & kLongLength;
     return length != kLongLength ? std::string_view(base, length) : DecodeLong(base);
@@ -131,6 +134,10 @@ class StringPool {
   // a graph holds besides its nodes.
   uint32_t FindSlot(std::string_view s, uint32_t tag) const;
   void Grow(size_t capacity);
+  // ShrinkToFit drops the table (nearly all pools are done with lookups
+  // then, and it was a sixth of an HLO dump's model); the next Intern()
+  // builds it again from the strings marked interned.
+  void EnsureTable();
 
   // Both are read by id or hash in no order memory follows: huge pages.
   std::vector<uint64_t, HugePageAllocator<uint64_t>> views_;

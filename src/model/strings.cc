@@ -34,7 +34,7 @@ StringPool::StringPool(const StringPool& other)
   // holds ids and tags only, so it copies as is.
   views_.reserve(other.views_.size());
   for (size_t i = 1; i < other.views_.size(); ++i) {
-    views_.push_back(Store(other.Decode(other.views_[i])));
+    views_.push_back(Store(other.Decode(other.views_[i])) | (other.views_[i] & kInterned));
   }
   slots_ = other.slots_;
   entries_ = other.entries_;
@@ -124,9 +124,23 @@ StrId StringPool::Add(std::string_view s) {
   return StrId{id};
 }
 
+void StringPool::EnsureTable() {
+  if (!slots_.empty()) return;
+  size_t capacity = 16;
+  while (Overfull(entries_ + 1, capacity)) capacity *= 2;
+  Grow(capacity);
+  if (entries_ == 0) return;
+  for (size_t id = 1; id < views_.size(); ++id) {
+    if (!(views_[id] & kInterned)) continue;
+    const std::string_view s = Decode(views_[id]);
+    const uint32_t tag = TagOf(s);
+    slots_[FindSlot(s, tag)] = uint64_t{tag} << 32 | id;
+  }
+}
+
 StrId StringPool::Intern(std::string_view s) {
   if (s.empty()) return StrId{};
-  if (slots_.empty()) Grow(16);
+  EnsureTable();
   uint32_t tag = TagOf(s);
   uint32_t at = FindSlot(s, tag);
   if (slots_[at] != 0) return StrId{static_cast<uint32_t>(slots_[at])};
@@ -135,14 +149,24 @@ StrId StringPool::Intern(std::string_view s) {
     at = FindSlot(s, tag);
   }
   uint32_t id = static_cast<uint32_t>(views_.size());
-  views_.push_back(Store(s));
+  views_.push_back(Store(s) | kInterned);
   slots_[at] = uint64_t{tag} << 32 | id;
   ++entries_;
   return StrId{id};
 }
 
 StrId StringPool::Find(std::string_view s) const {
-  if (s.empty() || slots_.empty()) return StrId{};
+  if (s.empty() || entries_ == 0) return StrId{};
+  if (slots_.empty()) {
+    // The table was dropped: a scan of the interned strings, which is what
+    // a lookup or two per graph after its parse costs less than the table.
+    for (size_t id = 1; id < views_.size(); ++id) {
+      if ((views_[id] & kInterned) && Decode(views_[id]) == s) {
+        return StrId{static_cast<uint32_t>(id)};
+      }
+    }
+    return StrId{};
+  }
   uint32_t at = FindSlot(s, TagOf(s));
   return StrId{static_cast<uint32_t>(slots_[at])};
 }
@@ -164,6 +188,7 @@ uint32_t StringPool::FindSlot(std::string_view s, uint32_t tag) const {
 void StringPool::Grow(size_t capacity) { RehashTagSlots(slots_, capacity); }
 
 void StringPool::ReserveLookups(size_t n) {
+  EnsureTable();
   size_t capacity = 16;
   while (Overfull(n, capacity)) capacity *= 2;
   if (capacity > slots_.size()) Grow(capacity);
@@ -171,14 +196,7 @@ void StringPool::ReserveLookups(size_t n) {
 
 void StringPool::ShrinkToFit() {
   views_.shrink_to_fit();
-  size_t capacity = 16;
-  while (Overfull(entries_, capacity)) capacity *= 2;
-  if (entries_ == 0) {
-    decltype(slots_)().swap(slots_);
-  } else if (capacity < slots_.size()) {
-    Grow(capacity);
-  }
-  slots_.shrink_to_fit();
+  decltype(slots_)().swap(slots_);
   // The current chunk's unused tail: move its strings into a block of
   // their size. Small pools are where this matters (a first chunk of 512
   // bytes for 200 of text), so copying them is cheap.
