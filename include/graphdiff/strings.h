@@ -84,9 +84,10 @@ class StringPool {
   // regrowths (each rehashes every string). A bound, not an estimate: room
   // beyond what the pool ends up holding is memory for nothing.
   void ReserveLookups(size_t n);
-  // Gives back what growth left unused: the views' and the table's spare
-  // room and the unused tail of the current storage chunk. Parsers call it
-  // when a graph is complete; a dump of 10^5 small graphs is 10^5 pools,
+  // Gives back what growth left unused: the views' spare room and the
+  // unused tail of the current storage chunk; and drops the lookup table,
+  // which the next Intern() builds again (Find() scans meanwhile). Parsers
+  // call it when a graph is complete; a dump of 10^5 small graphs is 10^5 pools,
   // and their spare room was a third of the graphs' memory. The current
   // chunk's strings move, so views of them from Get() before the call are
   // invalid after it: call it before handing views out (parsers do, last).

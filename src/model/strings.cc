@@ -128,14 +128,12 @@ void StringPool::EnsureTable() {
   if (!slots_.empty()) return;
   size_t capacity = 16;
   while (Overfull(entries_ + 1, capacity)) capacity *= 2;
-  Grow(capacity);
-  if (entries_ == 0) return;
+  // The interned strings' slots in a list, which Grow() places by their
+  // tags alone: interned strings are distinct, so no probe compares text.
   for (size_t id = 1; id < views_.size(); ++id) {
-    if (!(views_[id] & kInterned)) continue;
-    const std::string_view s = Decode(views_[id]);
-    const uint32_t tag = TagOf(s);
-    slots_[FindSlot(s, tag)] = uint64_t{tag} << 32 | id;
+    if (views_[id] & kInterned) slots_.push_back(uint64_t{TagOf(Decode(views_[id]))} << 32 | id);
   }
+  Grow(capacity);
 }
 
 StrId StringPool::Intern(std::string_view s) {
@@ -158,8 +156,8 @@ StrId StringPool::Intern(std::string_view s) {
 StrId StringPool::Find(std::string_view s) const {
   if (s.empty() || entries_ == 0) return StrId{};
   if (slots_.empty()) {
-    // The table was dropped: a scan of the interned strings, which is what
-    // a lookup or two per graph after its parse costs less than the table.
+    // The table was dropped: a scan of the interned strings. The lookup or
+    // two a graph gets after its parse cost less than keeping the table.
     for (size_t id = 1; id < views_.size(); ++id) {
       if ((views_[id] & kInterned) && Decode(views_[id]) == s) {
         return StrId{static_cast<uint32_t>(id)};
