@@ -257,6 +257,32 @@ TEST(HloParse, SeveralModulesNoiseAndMultiLineInstructions) {
   EXPECT_EQ(g.outputs, (std::vector<ValueRef>{{3, 0}, {3, 0}}));
 }
 
+// The modules of one text share one string pool, which holds each opcode
+// and name once. A string interned into one graph after the parse is not
+// seen by the other.
+TEST(HloParse, ModulesOfOneTextShareTheirStrings) {
+  std::vector<Graph> gs = ParseFixture("two_modules.txt");
+  ASSERT_EQ(gs.size(), 2u);
+  EXPECT_TRUE(gs[0].strings.shared());
+  EXPECT_EQ(gs[0].strings.size(), gs[1].strings.size());
+  const StrId param = gs[0].nodes[0].op;
+  EXPECT_EQ(gs[0].str(param), "hlo::parameter");
+  EXPECT_EQ(gs[1].strings.Find("hlo::parameter"), param);
+  const size_t before = gs[1].strings.size();
+  const StrId added = gs[0].intern("a string of graph 0 alone");
+  EXPECT_EQ(gs[0].str(added), "a string of graph 0 alone");
+  EXPECT_EQ(gs[0].str(param), "hlo::parameter");
+  EXPECT_EQ(gs[1].strings.size(), before);
+  EXPECT_TRUE(gs[1].strings.Find("a string of graph 0 alone").empty());
+  EXPECT_FALSE(gs[0].strings.shared());
+  EXPECT_FALSE(gs[1].strings.shared());
+  // One module alone has its pool to itself.
+  absl::StatusOr<std::vector<Graph>> one =
+      ParseHloText("HloModule m\nENTRY c {\n  a = f32[] parameter(0)\n}\n", "h");
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_FALSE((*one)[0].strings.shared());
+}
+
 TEST(HloParse, ViaParseTextAndWithoutEntryKeyword) {
   absl::StatusOr<ParsedText> p =
       ParseText(ReadTestdata("fixtures/hlo/short_form_sync_tensors.txt"), "x.txt");

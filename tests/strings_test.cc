@@ -135,6 +135,59 @@ TEST(StringPool, StringsOfEverySizeComeBackWhole) {
   EXPECT_EQ(moved.Get(moved.Intern("after")), "after");
 }
 
+// Handles from Share() write to one set of strings until it is sealed;
+// after that, a handle that writes takes a copy of its own first, so the
+// others never change. Copies of a sealed pool share it the same way.
+TEST(StringPool, SharedPoolsCopyOnWriteOnceSealed) {
+  StringPool builder;
+  StringPool a = builder.Share();
+  StringPool b = builder.Share();
+  const StrId relu = a.Intern("aten::relu");
+  EXPECT_EQ(b.Intern("aten::relu"), relu);
+  const StrId name = b.Add("%1");
+  EXPECT_EQ(a.Get(name), "%1");
+  EXPECT_EQ(a.size(), 3u);
+  EXPECT_TRUE(a.shared());
+  // Bytes are split among the handles: together they count the pool once.
+  EXPECT_EQ(a.bytes(), b.bytes());
+  EXPECT_LE(a.bytes() + b.bytes() + builder.bytes(), std::string("aten::relu%1").size());
+  builder = StringPool();
+  a.ShrinkToFit();
+  // Sealed and shared, the table is kept: Find() looks up, never scans.
+  EXPECT_EQ(b.Find("aten::relu"), relu);
+  StringPool c(b);  // a copy of a sealed pool shares it
+  EXPECT_TRUE(c.shared());
+  const StrId gelu = a.Intern("aten::gelu");
+  EXPECT_FALSE(a.shared());
+  EXPECT_EQ(a.Get(gelu), "aten::gelu");
+  EXPECT_EQ(a.Get(relu), "aten::relu");
+  EXPECT_EQ(a.Get(name), "%1");
+  EXPECT_EQ(b.size(), 3u);
+  EXPECT_TRUE(b.Find("aten::gelu").empty());
+  EXPECT_TRUE(c.Find("aten::gelu").empty());
+  // Sharing a sealed, shared pool anew copies it first: c is untouched.
+  StringPool d = b.Share();
+  const StrId tanh = d.Intern("aten::tanh");
+  EXPECT_EQ(b.Find("aten::tanh"), tanh);
+  EXPECT_TRUE(c.Find("aten::tanh").empty());
+  EXPECT_EQ(c.Get(relu), "aten::relu");
+  // A moved-from pool is empty and takes strings again.
+  StringPool moved(std::move(c));
+  EXPECT_EQ(moved.Get(name), "%1");
+  EXPECT_EQ(c.size(), 1u);
+  EXPECT_EQ(c.Intern("q"), StrId{1});
+  EXPECT_EQ(moved.Find("q"), StrId{});
+  // A copy of a pool being built copies its strings, id for id.
+  StringPool building;
+  StringPool shared = building.Share();
+  const StrId x = shared.Intern("x");
+  StringPool copy(building);
+  EXPECT_FALSE(copy.shared());
+  shared.Intern("y");
+  EXPECT_EQ(copy.Get(x), "x");
+  EXPECT_TRUE(copy.Find("y").empty());
+}
+
 TEST(StringPool, HashSpreadsShortAndLongStrings) {
   StringViewHash h;
   EXPECT_NE(h("%1"), h("%2"));

@@ -43,14 +43,30 @@ struct StringViewHash {
 // An append-only set of strings. Views returned by Get() stay valid for the
 // pool's lifetime, including across moves (storage lives in stable chunks),
 // until ShrinkToFit(), which parsers call once a graph is complete.
-// Copying re-interns every string into fresh storage.
+//
+// The graphs of one dump can share one pool (Share()): a dump of 10^5 small
+// HLO modules repeats the same op names, layouts and keys in every module,
+// and a pool per graph held each again, nearly five strings per instruction.
+// Once sealed (ShrinkToFit), a shared pool is copied on write: a pool that
+// changes while others share its strings first takes a copy of its own, so
+// a graph's strings change only through it. Copying a sealed pool shares
+// it; copying one being built copies every string, id for id.
 class StringPool {
  public:
   StringPool();
   StringPool(const StringPool& other);
   StringPool& operator=(const StringPool& other);
-  StringPool(StringPool&&) noexcept = default;
-  StringPool& operator=(StringPool&&) noexcept = default;
+  // A moved-from pool is empty and usable.
+  StringPool(StringPool&& other) noexcept;
+  StringPool& operator=(StringPool&& other) noexcept;
+  ~StringPool();
+
+  // Another handle on this pool's strings, for a parser that builds many
+  // graphs from one text: what either interns, both see, and ids stay
+  // valid, until ShrinkToFit() seals the pool. Writes through handles of
+  // an unsealed pool are for one thread at a time. A sealed pool shared
+  // with others is copied first, so their strings never change.
+  StringPool Share();
 
   StrId Intern(std::string_view s);
   // Stores `s` as a new string without looking for an equal one, for
@@ -60,37 +76,47 @@ class StringPool {
   StrId Add(std::string_view s);
   // Returns the id of `s` if it was interned, or an empty StrId.
   StrId Find(std::string_view s) const;
-  std::string_view Get(StrId id) const { return Decode(views_[id.id]); }
+  std::string_view Get(StrId id) const { return rep_->Decode(rep_->views[id.id]); }
   // Starts fetching what Get(id) reads, for callers that walk many ids in
   // an order memory does not follow (the other side of an alignment):
   // issued a few ids ahead, the cache misses overlap instead of queueing.
   void Prefetch(StrId id) const {
 #if defined(__GNUC__)
-    __builtin_prefetch(views_.data() + id.id);
+    __builtin_prefetch(rep_->views.data() + id.id);
 #else
     (void)id;
 #endif
   }
-  size_t size() const { return views_.size(); }
-  // Bytes held by string storage, for memory accounting.
-  size_t bytes() const { return bytes_; }
-  // Heap bytes of the whole pool: storage chunks, views and the index.
+  // Strings held, counting those of every graph that shares the pool: ids
+  // are below it. A cache indexed by id should not be sized by it alone
+  // (see util/str_id_map.h).
+  size_t size() const { return rep_->views.size(); }
+  // Bytes held by string storage, for memory accounting; a shared pool's
+  // are split evenly among the pools that share it.
+  size_t bytes() const;
+  // Heap bytes of the whole pool: storage chunks, views and the index,
+  // split as bytes() is.
   size_t MemoryBytes() const;
+  // Whether other pools share these strings.
+  bool shared() const { return rep_.use_count() > 1; }
   // Makes room for `n` strings in all, so that a parser which knows its
   // node count does not regrow the views.
-  void Reserve(size_t n) { views_.reserve(n); }
+  void Reserve(size_t n);
   // Makes room in the lookup table for `n` distinct interned strings, so
   // that a parser that knows a lower bound skips the table's first
   // regrowths (each rehashes every string). A bound, not an estimate: room
   // beyond what the pool ends up holding is memory for nothing.
   void ReserveLookups(size_t n);
-  // Gives back what growth left unused: the views' spare room and the
-  // unused tail of the current storage chunk; and drops the lookup table,
-  // which the next Intern() builds again (Find() scans meanwhile). Parsers
-  // call it when a graph is complete; a dump of 10^5 small graphs is 10^5 pools,
-  // and their spare room was a third of the graphs' memory. The current
-  // chunk's strings move, so views of them from Get() before the call are
-  // invalid after it: call it before handing views out (parsers do, last).
+  // Seals the pool and gives back what growth left unused: the views'
+  // spare room and the unused tail of the current storage chunk. An unshared
+  // pool also drops its lookup table, which the next Intern() builds again
+  // (Find() scans meanwhile); a shared one keeps it, as a scan would read
+  // every graph's strings. Parsers call it when a graph (or the graphs
+  // sharing a pool) is complete; a dump of 10^5 small graphs was 10^5
+  // pools, and their spare room was a third of the graphs' memory. The
+  // current chunk's strings move, so views of them from Get() before the
+  // call are invalid after it: call it before handing views out (parsers
+  // do, last).
   void ShrinkToFit();
 
  private:
@@ -100,50 +126,62 @@ class StringPool {
   // their own) and its length (24 bits). A string of 16 MB or more keeps
   // its length in the 8 bytes before it. (2^23 chunks are half a terabyte
   // of text, beyond any graph's.)
-  // Strings are most of what a graph holds besides its nodes, and an HLO
-  // computation has nearly five per instruction.
   static constexpr uint64_t kLengthBits = 24, kOffsetBits = 16, kChunkBits = 23;
   static constexpr uint64_t kLongLength = (uint64_t{1} << kLengthBits) - 1;
   static constexpr uint64_t kInterned = uint64_t{1} << 63;
-  std::string_view Decode(uint64_t packed) const {
-    const char* base = bases_[(packed >> (kLengthBits + kOffsetBits)) &
-                              ((uint64_t{1} << kChunkBits) - 1)] +
-                       ((packed >> kLengthBits) & ((uint64_t{1} << kOffsetBits) - 1));
-    const uint64_t length = packed & kLongLength;
-    return length != kLongLength ? std::string_view(base, length) : DecodeLong(base);
-  }
+
+  // The strings themselves, held by every pool that shares them.
+  struct Rep {
+    Rep();
+    std::string_view Decode(uint64_t packed) const {
+      const char* base = bases[(packed >> (kLengthBits + kOffsetBits)) &
+                               ((uint64_t{1} << kChunkBits) - 1)] +
+                         ((packed >> kLengthBits) & ((uint64_t{1} << kOffsetBits) - 1));
+      const uint64_t length = packed & kLongLength;
+      return length != kLongLength ? std::string_view(base, length) : DecodeLong(base);
+    }
+    uint64_t Store(std::string_view s);
+    uint64_t NewChunk(size_t size);
+    // The slot holding `s`, or the empty slot where it would go.
+    uint32_t FindSlot(std::string_view s, uint32_t tag) const;
+    void Grow(size_t capacity);
+    // ShrinkToFit may drop the table (nearly all pools are done with
+    // lookups then, and it was a sixth of an HLO dump's model); the next
+    // Intern() builds it again from the strings marked interned.
+    void EnsureTable();
+    void Shrink(bool keep_table);
+    size_t MemoryBytes() const;
+
+    std::vector<std::unique_ptr<char[]>> chunks;
+    // Where each chunk starts; entry 0 is a static empty string, so id 0
+    // (the empty string, packed as 0) decodes without a branch.
+    std::vector<const char*> bases;
+    char* cursor = nullptr;
+    char* cursor_chunk = nullptr;  // start of the chunk `cursor` points into
+    uint64_t cursor_chunk_index = 0;
+    size_t remaining = 0;
+    size_t bytes = 0;
+    size_t chunk_bytes = 0;
+    size_t next_chunk = 0;  // size of the last regular chunk
+    // Both are read by id or hash in no order memory follows: huge pages.
+    std::vector<uint64_t, HugePageAllocator<uint64_t>> views;
+    // The lookup table for Intern() and Find(): open addressing with
+    // linear probing, one 8-byte slot per entry, `tag << 32 | id` (the tag
+    // is the hash's high half, which also picks the home slot, so growing
+    // never reads a string); 0 is an empty slot, as id 0 is never entered.
+    // A map from string_view to id costs 24 bytes a slot.
+    std::vector<uint64_t, HugePageAllocator<uint64_t>> slots;
+    size_t entries = 0;
+    // Set by ShrinkToFit: from then on, writes copy a shared Rep first.
+    bool sealed = false;
+  };
   static std::string_view DecodeLong(const char* base);
-  uint64_t Store(std::string_view s);
-  uint64_t NewChunk(size_t size);
+  // The Rep to write to: this pool's own, copied first if it is sealed and
+  // shared.
+  Rep& Writable();
+  static std::shared_ptr<Rep> CopyOf(const Rep& rep);
 
-  std::vector<std::unique_ptr<char[]>> chunks_;
-  // Where each chunk starts; entry 0 is a static empty string, so id 0
-  // (the empty string, packed as 0) decodes without a branch.
-  std::vector<const char*> bases_;
-  char* cursor_ = nullptr;
-  char* cursor_chunk_ = nullptr;  // start of the chunk `cursor_` points into
-  uint64_t cursor_chunk_index_ = 0;
-  size_t remaining_ = 0;
-  size_t bytes_ = 0;
-  size_t chunk_bytes_ = 0;
-  size_t next_chunk_ = 0;  // size of the last regular chunk
-  // The lookup table for Intern() and Find(): open addressing with linear
-  // probing, one 8-byte slot per entry, `tag << 32 | id` (the tag is the
-  // hash's high half, which also picks the home slot, so growing never
-  // reads a string); 0 is an empty slot, as id 0 is never entered. A map
-  // from string_view to id costs 24 bytes a slot; strings are most of what
-  // a graph holds besides its nodes.
-  uint32_t FindSlot(std::string_view s, uint32_t tag) const;
-  void Grow(size_t capacity);
-  // ShrinkToFit drops the table (nearly all pools are done with lookups
-  // then, and it was a sixth of an HLO dump's model); the next Intern()
-  // builds it again from the strings marked interned.
-  void EnsureTable();
-
-  // Both are read by id or hash in no order memory follows: huge pages.
-  std::vector<uint64_t, HugePageAllocator<uint64_t>> views_;
-  std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
-  size_t entries_ = 0;
+  std::shared_ptr<Rep> rep_;
 };
 
 }  // namespace graphdiff

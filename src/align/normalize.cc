@@ -10,6 +10,7 @@
 #include "align/matchers.h"
 #include "align/module_class.h"
 #include "fmt/format.h"
+#include "util/str_id_map.h"
 
 namespace graphdiff::align {
 namespace {
@@ -17,25 +18,23 @@ namespace {
 class StrHashes {
  public:
   explicit StrHashes(const Graph& g)
-      : g_(g), cache_(g.strings.size(), 0), presentation_(g.strings.size(), 0) {}
+      : g_(g), cache_(g, 0), presentation_(g, 0) {}
   // IsPresentationKey, once per distinct key.
   bool presentation(StrId id) {
-    if (id.id >= presentation_.size()) return IsPresentationKey(g_.str(id));
-    uint8_t& p = presentation_[id.id];
+    uint8_t& p = presentation_[id];
     if (p == 0) p = IsPresentationKey(g_.str(id)) ? 2 : 1;
     return p == 2;
   }
   uint64_t operator()(StrId id) {
-    if (id.id >= cache_.size()) return HashString(g_.str(id));
-    uint64_t& h = cache_[id.id];
+    uint64_t& h = cache_[id];
     if (h == 0) h = HashString(g_.str(id)) | 1;
     return h;
   }
 
  private:
   const Graph& g_;
-  std::vector<uint64_t> cache_;
-  std::vector<uint8_t> presentation_;  // 0 unknown, 1 no, 2 yes
+  StrIdMap<uint64_t> cache_;
+  StrIdMap<uint8_t> presentation_;  // 0 unknown, 1 no, 2 yes
 };
 
 bool IsAliasClass(std::string_view cls) { return cls == "alias"; }

@@ -6,6 +6,7 @@
 
 #include "analyze/analyze.h"
 #include "fmt/format.h"
+#include "util/str_id_map.h"
 
 namespace graphdiff::analyze {
 
@@ -87,7 +88,7 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   // What the graph does besides returning values: the ROOT instruction
   // (an HLO tuple packing the outputs) and side effects are uses too.
   // Side effects are decided once per distinct op, not once per node.
-  std::vector<int8_t> effects(g.strings.size(), -1);
+  StrIdMap<int8_t> effects(g, -1);
   // Attribute keys are interned, so the ROOT flag is one id to compare (no
   // id at all when no node carries it) instead of a string per attribute.
   const StrId root = g.strings.Find("ROOT");
@@ -101,15 +102,9 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
-    bool effect;
-    if (n.op.id < effects.size()) {
-      int8_t& e = effects[n.op.id];
-      if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
-      effect = e == 1;
-    } else {
-      effect = HasSideEffects(g.str(n.op));
-    }
-    if (effect || is_root(n)) live[i] = true;
+    int8_t& effect = effects[n.op];
+    if (effect < 0) effect = HasSideEffects(g.str(n.op)) ? 1 : 0;
+    if (effect == 1 || is_root(n)) live[i] = true;
   }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {

@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/stats.h"
 #include "util/checked.h"
+#include "util/str_id_map.h"
 
 #include <string>
 
@@ -15,26 +16,25 @@ GraphStats ComputeStats(const Graph& graph) {
   s.repeat_count = graph.source.repeat_count;
   s.inputs = graph.inputs.size();
   s.outputs = graph.outputs.size();
-  // Count in a vector indexed by StrId first: one map insert per distinct op
-  // instead of one per node.
-  std::vector<uint64_t> op_counts(graph.strings.size(), 0);
+  // Count by StrId first: one map insert per distinct op instead of one per
+  // node.
+  StrIdMap<uint64_t> op_counts(graph, 0);
   static_assert(sizeof(DType) == 1, "dtype_counts has a slot per DType value");
   uint64_t dtype_counts[256] = {};
   for (const Node& n : graph.nodes) {
     if (n.kind == NodeKind::kGetAttr) continue;
     ++s.nodes;
-    ++op_counts[n.op.id];
+    ++op_counts[n.op];
     if (n.kind == NodeKind::kConstant) ++s.constants;
     if (n.num_results() > 1) ++s.multi_output_nodes;
     for (uint32_t i = 0; i < n.num_results(); ++i) {
       ++dtype_counts[static_cast<uint8_t>(n.result(i).dtype)];
     }
   }
-  for (size_t id = 0; id < op_counts.size(); ++id) {
-    if (op_counts[id] == 0) continue;
-    std::string_view op = graph.strings.Get(StrId{static_cast<uint32_t>(id)});
-    s.ops[std::string(op.empty() ? "?" : op)] += op_counts[id];
-  }
+  op_counts.ForEach([&](StrId id, uint64_t count) {
+    std::string_view op = graph.strings.Get(id);
+    s.ops[std::string(op.empty() ? "?" : op)] += count;
+  });
   for (int d = 0; d < 256; ++d) {
     if (dtype_counts[d] != 0) {
       s.dtypes[std::string(DTypeName(static_cast<DType>(d)))] += dtype_counts[d];

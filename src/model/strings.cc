@@ -22,30 +22,72 @@ uint32_t TagOf(std::string_view s) {
 }
 }  // namespace
 
-StringPool::StringPool() {
+StringPool::Rep::Rep() {
   static const char kEmpty[1] = {0};
-  bases_.push_back(kEmpty);  // chunk 0, owned by no one: chunks_[i - 1] is chunk i
-  views_.push_back(0);
+  bases.push_back(kEmpty);  // chunk 0, owned by no one: chunks[i - 1] is chunk i
+  views.push_back(0);
 }
 
-StringPool::StringPool(const StringPool& other)
-    : StringPool() {
+StringPool::StringPool() {
+  // What default-constructed and moved-from pools hold: sealed and always
+  // shared (this reference), so the first write takes a Rep of its own and
+  // an empty pool allocates nothing.
+  static const std::shared_ptr<Rep> empty = [] {
+    auto rep = std::make_shared<Rep>();
+    rep->sealed = true;
+    return rep;
+  }();
+  rep_ = empty;
+}
+
+StringPool::~StringPool() = default;
+
+StringPool::StringPool(StringPool&& other) noexcept : StringPool() { rep_.swap(other.rep_); }
+
+StringPool& StringPool::operator=(StringPool&& other) noexcept {
+  if (this != &other) {
+    rep_ = std::move(other.rep_);
+    other.rep_ = StringPool().rep_;
+  }
+  return *this;
+}
+
+std::shared_ptr<StringPool::Rep> StringPool::CopyOf(const Rep& rep) {
+  auto copy = std::make_shared<Rep>();
   // Id for id, so that strings stored by Add() keep theirs too; the table
   // holds ids and tags only, so it copies as is.
-  views_.reserve(other.views_.size());
-  for (size_t i = 1; i < other.views_.size(); ++i) {
-    views_.push_back(Store(other.Decode(other.views_[i])) | (other.views_[i] & kInterned));
+  copy->views.reserve(rep.views.size());
+  for (size_t i = 1; i < rep.views.size(); ++i) {
+    copy->views.push_back(copy->Store(rep.Decode(rep.views[i])) | (rep.views[i] & kInterned));
   }
-  slots_ = other.slots_;
-  entries_ = other.entries_;
+  copy->slots = rep.slots;
+  copy->entries = rep.entries;
+  return copy;
+}
+
+StringPool::StringPool(const StringPool& other) : rep_(other.rep_) {
+  // A pool being built is still written through the other handle: copy it.
+  if (!rep_->sealed) rep_ = CopyOf(*rep_);
 }
 
 StringPool& StringPool::operator=(const StringPool& other) {
-  if (this != &other) {
-    StringPool copy(other);
-    *this = std::move(copy);
-  }
+  if (this != &other) *this = StringPool(other);
   return *this;
+}
+
+StringPool StringPool::Share() {
+  Writable().sealed = false;
+  StringPool pool;
+  pool.rep_ = rep_;
+  return pool;
+}
+
+StringPool::Rep& StringPool::Writable() {
+  // A count of one cannot be stale: a new sharer is only ever made from a
+  // pool that holds the Rep (a copy, Share()), so when this pool is the one
+  // holder, only this pool could make another.
+  if (rep_->sealed && rep_.use_count() > 1) rep_ = CopyOf(*rep_);
+  return *rep_;
 }
 
 std::string_view StringPool::DecodeLong(const char* base) {
@@ -54,22 +96,22 @@ std::string_view StringPool::DecodeLong(const char* base) {
   return std::string_view(base + sizeof(length), length);
 }
 
-uint64_t StringPool::NewChunk(size_t size) {
-  chunks_.push_back(std::make_unique<char[]>(size));
-  bases_.push_back(chunks_.back().get());
-  chunk_bytes_ += size;
-  return bases_.size() - 1;
+uint64_t StringPool::Rep::NewChunk(size_t size) {
+  chunks.push_back(std::make_unique<char[]>(size));
+  bases.push_back(chunks.back().get());
+  chunk_bytes += size;
+  return bases.size() - 1;
 }
 
-uint64_t StringPool::Store(std::string_view s) {
-  bytes_ += s.size();
+uint64_t StringPool::Rep::Store(std::string_view s) {
+  bytes += s.size();
   if (s.size() >= kChunkSize / 4) {
     // Long strings get a chunk of their own so a huge attribute does not
     // waste the tail of the current chunk; the cursor stays where it was.
     const bool huge = s.size() >= kLongLength;
     const size_t prefix = huge ? sizeof(uint64_t) : 0;
     const uint64_t chunk = NewChunk(prefix + s.size());
-    char* at = chunks_.back().get();
+    char* at = chunks.back().get();
     if (huge) {
       const uint64_t length = s.size();
       std::memcpy(at, &length, sizeof(length));
@@ -77,18 +119,18 @@ uint64_t StringPool::Store(std::string_view s) {
     std::memcpy(at + prefix, s.data(), s.size());
     return chunk << (kLengthBits + kOffsetBits) | (huge ? kLongLength : s.size());
   }
-  if (s.size() > remaining_) {
-    next_chunk_ = next_chunk_ == 0 ? kFirstChunkSize : std::min(kChunkSize, next_chunk_ * 2);
-    size_t size = std::max(next_chunk_, s.size());
-    cursor_chunk_index_ = NewChunk(size);
-    cursor_ = cursor_chunk_ = chunks_.back().get();
-    remaining_ = size;
+  if (s.size() > remaining) {
+    next_chunk = next_chunk == 0 ? kFirstChunkSize : std::min(kChunkSize, next_chunk * 2);
+    size_t size = std::max(next_chunk, s.size());
+    cursor_chunk_index = NewChunk(size);
+    cursor = cursor_chunk = chunks.back().get();
+    remaining = size;
   }
-  const auto offset = static_cast<uint64_t>(cursor_ - cursor_chunk_);
-  std::memcpy(cursor_, s.data(), s.size());
-  cursor_ += s.size();
-  remaining_ -= s.size();
-  return cursor_chunk_index_ << (kLengthBits + kOffsetBits) | offset << kLengthBits | s.size();
+  const auto offset = static_cast<uint64_t>(cursor - cursor_chunk);
+  std::memcpy(cursor, s.data(), s.size());
+  cursor += s.size();
+  remaining -= s.size();
+  return cursor_chunk_index << (kLengthBits + kOffsetBits) | offset << kLengthBits | s.size();
 }
 
 size_t StringViewHash::operator()(std::string_view s) const noexcept {
@@ -119,111 +161,127 @@ size_t StringViewHash::operator()(std::string_view s) const noexcept {
 
 StrId StringPool::Add(std::string_view s) {
   if (s.empty()) return StrId{};
-  uint32_t id = static_cast<uint32_t>(views_.size());
-  views_.push_back(Store(s));
+  Rep& r = Writable();
+  uint32_t id = static_cast<uint32_t>(r.views.size());
+  r.views.push_back(r.Store(s));
   return StrId{id};
 }
 
-void StringPool::EnsureTable() {
-  if (!slots_.empty()) return;
+void StringPool::Rep::EnsureTable() {
+  if (!slots.empty()) return;
   size_t capacity = 16;
-  while (Overfull(entries_ + 1, capacity)) capacity *= 2;
+  while (Overfull(entries + 1, capacity)) capacity *= 2;
   // The interned strings' slots in a list, which Grow() places by their
   // tags alone: interned strings are distinct, so no probe compares text.
-  for (size_t id = 1; id < views_.size(); ++id) {
-    if (views_[id] & kInterned) slots_.push_back(uint64_t{TagOf(Decode(views_[id]))} << 32 | id);
+  for (size_t id = 1; id < views.size(); ++id) {
+    if (views[id] & kInterned) slots.push_back(uint64_t{TagOf(Decode(views[id]))} << 32 | id);
   }
   Grow(capacity);
 }
 
 StrId StringPool::Intern(std::string_view s) {
   if (s.empty()) return StrId{};
-  EnsureTable();
+  Rep& r = Writable();
+  r.EnsureTable();
   uint32_t tag = TagOf(s);
-  uint32_t at = FindSlot(s, tag);
-  if (slots_[at] != 0) return StrId{static_cast<uint32_t>(slots_[at])};
-  if (Overfull(entries_ + 1, slots_.size())) {
-    Grow(slots_.size() * 2);
-    at = FindSlot(s, tag);
+  uint32_t at = r.FindSlot(s, tag);
+  if (r.slots[at] != 0) return StrId{static_cast<uint32_t>(r.slots[at])};
+  if (Overfull(r.entries + 1, r.slots.size())) {
+    r.Grow(r.slots.size() * 2);
+    at = r.FindSlot(s, tag);
   }
-  uint32_t id = static_cast<uint32_t>(views_.size());
-  views_.push_back(Store(s) | kInterned);
-  slots_[at] = uint64_t{tag} << 32 | id;
-  ++entries_;
+  uint32_t id = static_cast<uint32_t>(r.views.size());
+  r.views.push_back(r.Store(s) | kInterned);
+  r.slots[at] = uint64_t{tag} << 32 | id;
+  ++r.entries;
   return StrId{id};
 }
 
 StrId StringPool::Find(std::string_view s) const {
-  if (s.empty() || entries_ == 0) return StrId{};
-  if (slots_.empty()) {
+  const Rep& r = *rep_;
+  if (s.empty() || r.entries == 0) return StrId{};
+  if (r.slots.empty()) {
     // The table was dropped: a scan of the interned strings. The lookup or
     // two a graph gets after its parse cost less than keeping the table.
-    for (size_t id = 1; id < views_.size(); ++id) {
-      if ((views_[id] & kInterned) && Decode(views_[id]) == s) {
+    for (size_t id = 1; id < r.views.size(); ++id) {
+      if ((r.views[id] & kInterned) && r.Decode(r.views[id]) == s) {
         return StrId{static_cast<uint32_t>(id)};
       }
     }
     return StrId{};
   }
-  uint32_t at = FindSlot(s, TagOf(s));
-  return StrId{static_cast<uint32_t>(slots_[at])};
+  uint32_t at = r.FindSlot(s, TagOf(s));
+  return StrId{static_cast<uint32_t>(r.slots[at])};
 }
 
-// The slot holding `s`, or the empty slot where it would go. The table is
-// never full, so the walk ends.
-uint32_t StringPool::FindSlot(std::string_view s, uint32_t tag) const {
-  size_t mask = slots_.size() - 1;
+// The table is never full, so the walk ends.
+uint32_t StringPool::Rep::FindSlot(std::string_view s, uint32_t tag) const {
+  size_t mask = slots.size() - 1;
   for (size_t at = tag & mask;; at = (at + 1) & mask) {
-    uint64_t slot = slots_[at];
+    uint64_t slot = slots[at];
     if (slot == 0) return static_cast<uint32_t>(at);
     if (static_cast<uint32_t>(slot >> 32) == tag &&
-        Decode(views_[static_cast<uint32_t>(slot)]) == s) {
+        Decode(views[static_cast<uint32_t>(slot)]) == s) {
       return static_cast<uint32_t>(at);
     }
   }
 }
 
-void StringPool::Grow(size_t capacity) { RehashTagSlots(slots_, capacity); }
+void StringPool::Rep::Grow(size_t capacity) { RehashTagSlots(slots, capacity); }
+
+void StringPool::Reserve(size_t n) { Writable().views.reserve(n); }
 
 void StringPool::ReserveLookups(size_t n) {
-  EnsureTable();
+  Rep& r = Writable();
+  r.EnsureTable();
   size_t capacity = 16;
   while (Overfull(n, capacity)) capacity *= 2;
-  if (capacity > slots_.size()) Grow(capacity);
+  if (capacity > r.slots.size()) r.Grow(capacity);
 }
 
 void StringPool::ShrinkToFit() {
-  views_.shrink_to_fit();
-  decltype(slots_)().swap(slots_);
+  // A sealed pool is fitted already; fitting it again would copy a
+  // shared one for nothing.
+  if (rep_->sealed) return;
+  rep_->Shrink(/*keep_table=*/shared());
+  rep_->sealed = true;
+}
+
+void StringPool::Rep::Shrink(bool keep_table) {
+  views.shrink_to_fit();
+  if (keep_table) {
+    slots.shrink_to_fit();
+  } else {
+    decltype(slots)().swap(slots);
+  }
   // The current chunk's unused tail: move its strings into a block of
   // their size. Small pools are where this matters (a first chunk of 512
   // bytes for 200 of text), so copying them is cheap.
-  if (cursor_chunk_ == nullptr || remaining_ == 0) return;
-  if (cursor_chunk_index_ == 0 || cursor_chunk_index_ > chunks_.size() ||
-      chunks_[cursor_chunk_index_ - 1].get() != cursor_chunk_) {
-    // A moved-from pool: its chunks went with the move.
-    cursor_ = cursor_chunk_ = nullptr;
-    remaining_ = 0;
-    return;
-  }
+  if (cursor_chunk == nullptr || remaining == 0) return;
   // Stored strings name their chunk by index and offset, so the fitted
   // block takes the chunk's place and no view changes.
-  const size_t used = static_cast<size_t>(cursor_ - cursor_chunk_);
+  const size_t used = static_cast<size_t>(cursor - cursor_chunk);
   auto fitted = std::make_unique<char[]>(std::max<size_t>(used, 1));
-  std::memcpy(fitted.get(), cursor_chunk_, used);
-  bases_[cursor_chunk_index_] = fitted.get();
-  chunks_[cursor_chunk_index_ - 1] = std::move(fitted);
-  chunk_bytes_ -= remaining_;
-  chunks_.shrink_to_fit();
-  bases_.shrink_to_fit();
-  cursor_ = cursor_chunk_ = nullptr;
-  remaining_ = 0;
+  std::memcpy(fitted.get(), cursor_chunk, used);
+  bases[cursor_chunk_index] = fitted.get();
+  chunks[cursor_chunk_index - 1] = std::move(fitted);
+  chunk_bytes -= remaining;
+  chunks.shrink_to_fit();
+  bases.shrink_to_fit();
+  cursor = cursor_chunk = nullptr;
+  remaining = 0;
 }
 
+size_t StringPool::Rep::MemoryBytes() const {
+  return chunk_bytes + chunks.capacity() * sizeof(chunks[0]) +
+         bases.capacity() * sizeof(bases[0]) + views.capacity() * sizeof(views[0]) +
+         slots.capacity() * sizeof(uint64_t);
+}
+
+size_t StringPool::bytes() const { return rep_->bytes / static_cast<size_t>(rep_.use_count()); }
+
 size_t StringPool::MemoryBytes() const {
-  return chunk_bytes_ + chunks_.capacity() * sizeof(chunks_[0]) +
-         bases_.capacity() * sizeof(bases_[0]) + views_.capacity() * sizeof(views_[0]) +
-         slots_.capacity() * sizeof(uint64_t);
+  return (sizeof(Rep) + rep_->MemoryBytes()) / static_cast<size_t>(rep_.use_count());
 }
 
 }  // namespace graphdiff

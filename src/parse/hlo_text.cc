@@ -59,6 +59,10 @@ class GraphBuilder {
                const ParseOptions& options, std::vector<Diagnostic>* warnings)
       : text_(text), source_(source), options_(options), warnings_(warnings) {}
 
+  // Lets go of the pool the graphs built share, so that a pool shared by
+  // one graph alone counts as not shared.
+  void ReleasePool() { pool_ = StringPool(); }
+
   absl::StatusOr<Graph> Build(const HloModuleText& module) {
     comps_.clear();
     callee_ops_.clear();
@@ -161,20 +165,16 @@ class GraphBuilder {
     g.source.first_line = module.first_line;
     g.source.last_line = module.last_line;
     g.source.graph_name = g.name;
-    opcodes_.clear();
-    fixed_.Reset();
+    // The modules of one text share a pool (StringPool::Share): they repeat
+    // one another's opcodes, layouts and keys, nearly five strings an
+    // instruction; so do the ids cached here.
+    g.strings = pool_.Share();
 
     names_.clear();
     absl::Status st = IndexNames(entry, &names_);
     if (!st.ok()) return st;
     size_t n = entry.instructions.size();
     g.nodes.resize(n);
-    // Instruction names are distinct (IndexNames checked): at least n
-    // strings. Views in a power of two, as their own growth would give.
-    g.strings.ReserveLookups(n);
-    size_t views = 1;
-    while (views * 2 <= n + 1) views *= 2;
-    g.strings.Reserve(views);
     std::vector<std::pair<int64_t, uint32_t>> params;
     bool forward_refs = false;
     int64_t root = -1;
@@ -244,14 +244,14 @@ class GraphBuilder {
                              dropped_refs_, dropped_refs_ == 1 ? "" : "s", entry.name,
                              dropped_refs_ == 1 ? "s" : ""));
     }
-    g.strings.ShrinkToFit();
     return g;
   }
 
   absl::Status FillNode(const HloInstructionText& ins, Graph* g, Node* node) {
-    // Unique within its computation (checked when outlined) and never
-    // looked up by text: stored without a lookup (StringPool::Add).
-    node->name = g->strings.Add(ins.name);
+    // Interned, though unique within a module: the modules of a dump
+    // repeat one another's names (`add.5`, `fusion.12`), and one pool
+    // holds them all.
+    node->name = g->intern(ins.name);
     auto [it, inserted] = opcodes_.try_emplace(ins.opcode);
     if (inserted) {
       it->second.first = g->intern(std::string("hlo::").append(ins.opcode));
@@ -509,6 +509,7 @@ class GraphBuilder {
   NameIndex comps_;
   const std::vector<HloComputationText>* computations_ = nullptr;
   absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>, StringViewHash> opcodes_;
+  StringPool pool_;  // shared by the graphs built
   FixedStrings fixed_;
   // Buffers reused from node to node, so that a node costs no allocation.
   NameIndex names_;
@@ -570,6 +571,8 @@ absl::StatusOr<std::vector<Graph>> ParseHloRange(std::string_view text, size_t b
     return st;
   }
   if (!build_error.ok()) return build_error;
+  builder.ReleasePool();
+  if (!graphs.empty()) graphs.front().strings.ShrinkToFit();
   return graphs;
 }
 
