@@ -12,7 +12,6 @@
 
 #include "analyze/analyze.h"
 #include "fmt/format.h"
-#include "util/str_id_map.h"
 
 namespace graphdiff::analyze {
 namespace {
@@ -44,14 +43,10 @@ void CountCalleeOps(std::string_view ops, int64_t* total, std::map<std::string, 
   }
 }
 
-// Collectives a node performs: itself, or inside what it calls. `kinds`
-// caches CollectiveKind per op string id.
-int64_t NodeCollectives(const Graph& g, const Node& n, std::map<std::string, int64_t>* counts,
-                        StrIdMap<std::optional<std::string_view>>* kinds) {
+// Collectives a node performs: itself, or inside what it calls.
+int64_t NodeCollectives(const Graph& g, const Node& n, std::map<std::string, int64_t>* counts) {
   int64_t total = 0;
-  std::optional<std::string_view>& cached = (*kinds)[n.op];
-  if (!cached) cached = CollectiveKind(g.str(n.op));
-  std::string_view kind = *cached;
+  std::string_view kind = CollectiveKind(g.str(n.op));
   if (!kind.empty()) {
     ++(*counts)[std::string(kind)];
     ++total;
@@ -68,9 +63,8 @@ void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
   using PerNode = std::vector<std::pair<uint32_t, std::map<std::string, int64_t>>>;
   auto collect = [](const Graph& g, PerNode* per) {
     std::map<std::string, int64_t> m;
-    StrIdMap<std::optional<std::string_view>> kinds(g, std::nullopt);
     for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-      if (NodeCollectives(g, g.nodes[i], &m, &kinds) > 0) {
+      if (NodeCollectives(g, g.nodes[i], &m) > 0) {
         per->emplace_back(i, std::move(m));
         m.clear();
       }

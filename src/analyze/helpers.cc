@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "analyze/analyze.h"
 #include "fmt/format.h"
-#include "util/str_id_map.h"
 
 namespace graphdiff::analyze {
 
@@ -87,8 +87,6 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   }
   // What the graph does besides returning values: the ROOT instruction
   // (an HLO tuple packing the outputs) and side effects are uses too.
-  // Side effects are decided once per distinct op, not once per node.
-  StrIdMap<int8_t> effects(g, -1);
   // Attribute keys are interned, so the ROOT flag is one id to compare (no
   // id at all when no node carries it) instead of a string per attribute.
   const StrId root = g.strings.Find("ROOT");
@@ -102,9 +100,7 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
-    int8_t& effect = effects[n.op];
-    if (effect < 0) effect = HasSideEffects(g.str(n.op)) ? 1 : 0;
-    if (effect == 1 || is_root(n)) live[i] = true;
+    if (HasSideEffects(g.str(n.op)) || is_root(n)) live[i] = true;
   }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {
@@ -210,9 +206,9 @@ std::string_view CollectiveKindOfWord(std::string w, std::string_view op) {
 
 }  // namespace
 
-// Called once per distinct op of every graph, and a dump can hold 10^5
-// small graphs: it allocates nothing for the short op names most are.
-bool HasSideEffects(std::string_view op) {
+namespace {
+
+bool ComputeSideEffects(std::string_view op) {
   std::string_view s = ShortOp(op);
   if (s.empty()) return true;
   // In-place ops (`add_`, `index_put_`, `copy_`) write an operand.
@@ -229,9 +225,40 @@ bool HasSideEffects(std::string_view op) {
   return false;
 }
 
-std::string_view CollectiveKind(std::string_view op) {
-  return CollectiveKindOfWord(NormalizeOpWord(op), op);
+struct OpFacts {
+  bool side_effects = false;
+  std::string_view collective;  // a literal of CollectiveKindOfWord
+};
+
+// Keys of the memo below, looked up by string_view.
+struct TransparentHash : StringViewHash {
+  using is_transparent = void;
+};
+struct TransparentEq {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a == b; }
+};
+
+// What an op name says, remembered: it is asked once per distinct op of
+// every graph (a dump can hold 10^5 small graphs, all with the same few
+// hundred ops), and the answer reads the name a couple of dozen times.
+// One memo per thread, as graph pairs are analysed on every core; it
+// starts over past a bound, so a dump of endless distinct names does not
+// grow it.
+const OpFacts& FactsOf(std::string_view op) {
+  thread_local absl::flat_hash_map<std::string, OpFacts, TransparentHash, TransparentEq> memo;
+  auto it = memo.find(op);
+  if (it != memo.end()) return it->second;
+  if (memo.size() >= 4096) memo.clear();
+  OpFacts facts{ComputeSideEffects(op), CollectiveKindOfWord(NormalizeOpWord(op), op)};
+  return memo.emplace(std::string(op), facts).first->second;
 }
+
+}  // namespace
+
+bool HasSideEffects(std::string_view op) { return FactsOf(op).side_effects; }
+
+std::string_view CollectiveKind(std::string_view op) { return FactsOf(op).collective; }
 
 bool IsProvenanceKey(std::string_view key) {
   return key == "NodeType" || key == "xla_shape" || key == "location" || key == "scope" ||
