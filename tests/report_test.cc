@@ -15,7 +15,9 @@
 #include "graphdiff/report.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "report/formats.h"
 #include "testing/testdata.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -145,6 +147,37 @@ TEST(ReportJson, RoundTripKeepsStructsAndSchemaInStep) {
   }
   ASSERT_EQ(back->findings.size(), r.findings.size());
   for (size_t i = 0; i < r.findings.size(); ++i) ExpectSameFinding(r.findings[i], back->findings[i]);
+}
+
+// The node rows are written straight into the text, not built as JSON
+// values; the text must be what the value tree dumps, byte for byte: with
+// pairs that have no rows, reasons, and strings that need escaping
+// (quotes, backslashes, control characters, UTF-8, a name that looks like
+// the key the rows are spliced at). Rows that are not valid UTF-8 go
+// through the tree, which escapes them.
+TEST(ReportJson, RowsWrittenDirectlyAreWhatTheTreeDumps) {
+  DiffResult r = ResNet();
+  ASSERT_FALSE(r.pairs.empty());
+  const std::string tree = DumpJson(DiffResultToJsonValue(r));
+  EXPECT_EQ(DiffResultToJson(r), tree);
+  GraphPairDiff odd = r.pairs.front();
+  odd.left_graph = "\n      \"pairs\": []";
+  PairRow row;
+  row.left = "a\"b\\c\n\t\x01\x1f\x7f";
+  row.right = "\xce\xbb \xe2\x86\x92 \"pairs\": []";
+  row.reasons = odd.pairs.empty() ? 1u : odd.pairs.front().reasons | 1u;
+  row.detail = "\b\f\r";
+  odd.pairs.insert(odd.pairs.begin(), row);
+  r.pairs.insert(r.pairs.begin() + 1, odd);
+  GraphPairDiff empty = r.pairs.front();
+  empty.pairs.clear();
+  r.pairs.insert(r.pairs.begin(), empty);
+  r.pairs.push_back(empty);
+  EXPECT_EQ(DiffResultToJson(r), DumpJson(DiffResultToJsonValue(r)));
+  r.pairs[2].pairs[0].left_op = "\xff not UTF-8";
+  const std::string escaped = DiffResultToJson(r);
+  EXPECT_EQ(escaped, DumpJson(DiffResultToJsonValue(r)));
+  EXPECT_THAT(escaped, HasSubstr("\"escaped_invalid_utf8\": true"));
 }
 
 TEST(ReportJson, KeyOrderAndRejections) {

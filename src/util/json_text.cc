@@ -64,7 +64,11 @@ std::string Snippet(const J& value) {
 
 std::string DumpJson(const Json& value) {
   try {
-    return value.dump(2) + "\n";
+    // Appended in place: a report can be hundreds of megabytes, and
+    // `dump() + "\n"` copies it.
+    std::string text = value.dump(2);
+    text.push_back('\n');
+    return text;
   } catch (const Json::type_error&) {
     // Only invalid UTF-8 makes dump() throw.
   }
