@@ -318,6 +318,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     DiffResult result;
   };
   std::vector<Slot> slots;
+  slots.reserve(pairing.graphs.size());
   for (const GraphPairing& gp : pairing.graphs) {
     const DumpFile& lf = left.files[gp.left.file];
     const DumpFile& rf = right.files[gp.right.file];
@@ -346,6 +347,9 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     }
     pool.Run();
   }
+  // Reserved: a dump of 10^5 small graphs is 10^5 pairs, and regrowing
+  // moved them all again each time.
+  result.pairs.reserve(result.pairs.size() + slots.size());
   for (Slot& slot : slots) {
     if (!slot.status.ok()) return slot.status;
     for (Finding& f : slot.result.findings) result.findings.push_back(std::move(f));

@@ -71,6 +71,9 @@ bool JoinWarnings(const std::vector<Diagnostic>* warnings, size_t max_warnings,
 // The pieces' graphs in order, numbered as one list.
 std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces) {
   std::vector<Graph> out;
+  size_t total = 0;
+  for (const std::vector<Graph>& piece : pieces) total += piece.size();
+  out.reserve(total);
   for (std::vector<Graph>& piece : pieces) {
     for (Graph& g : piece) out.push_back(std::move(g));
   }
