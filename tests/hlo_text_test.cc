@@ -276,6 +276,27 @@ TEST(HloParse, ModulesOfOneTextShareTheirStrings) {
   EXPECT_TRUE(gs[1].strings.Find("a string of graph 0 alone").empty());
   EXPECT_FALSE(gs[0].strings.shared());
   EXPECT_FALSE(gs[1].strings.shared());
+  // Small modules intern their instruction names, so one module's names
+  // are stored once for all; a big module's are stored as they come (no
+  // lookup per name), and come back the same.
+  std::string text = "HloModule a\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT n = f32[] negate(p)\n}\n"
+                     "HloModule b\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT n = f32[] negate(p)\n}\n"
+                     "HloModule big\nENTRY e {\n  p = f32[] parameter(0)\n";
+  for (int i = 0; i < 5000; ++i) {
+    text += "  n" + std::to_string(i) + " = f32[] negate(" +
+            (i == 0 ? std::string("p") : "n" + std::to_string(i - 1)) + ")\n";
+  }
+  text += "}\n";
+  absl::StatusOr<std::vector<Graph>> three = ParseHloText(text, "h");
+  ASSERT_TRUE(three.ok()) << three.status();
+  ASSERT_EQ(three->size(), 3u);
+  EXPECT_EQ((*three)[0].nodes[1].name, (*three)[1].nodes[1].name);
+  EXPECT_EQ((*three)[1].str((*three)[1].nodes[1].name), "n");
+  const Graph& big = (*three)[2];
+  ASSERT_EQ(big.nodes.size(), 5001u);
+  EXPECT_EQ(big.str(big.nodes[4321].name), "n4320");
+  EXPECT_TRUE(big.strings.Find("n4320").empty());  // stored, not interned
+  EXPECT_EQ(big.nodes[4321].operands, (std::vector<ValueRef>{{4320, 0}}));
   // One module alone has its pool to itself.
   absl::StatusOr<std::vector<Graph>> one =
       ParseHloText("HloModule m\nENTRY c {\n  a = f32[] parameter(0)\n}\n", "h");

@@ -88,8 +88,9 @@ class StringPool {
 #endif
   }
   // Strings held, counting those of every graph that shares the pool: ids
-  // are below it. A cache indexed by id should not be sized by it alone
-  // (see util/str_id_map.h).
+  // are below it. An array indexed by id, made for each graph, should not
+  // be sized by it alone: for 10^5 graphs sharing one pool, that is
+  // quadratic.
   size_t size() const { return rep_->views.size(); }
   // Bytes held by string storage, for memory accounting; a shared pool's
   // are split evenly among the pools that share it.

@@ -32,13 +32,12 @@ using OpCounts = std::vector<std::pair<std::string_view, int64_t>>;
 // byte-wise murmur, a tenth of the parse time here.
 using NameIndex = absl::flat_hash_map<std::string_view, uint32_t, StringViewHash>;
 
-// Strings most nodes add (attribute keys, `true`), interned once per graph
-// instead of hashed at every node. On first use, so that ids come out as
-// interning every use would give them.
+// Strings most nodes add (attribute keys, `true`), interned once per pool
+// (the graphs of one text share it) instead of hashed at every node. On
+// first use, so that ids come out as interning every use would give them.
 class FixedStrings {
  public:
   enum Name { kValue, kOpType, kOpName, kRoot, kTrue, kCalleeInstructions, kCalleeOps, kCount };
-  void Reset() { ids_.fill(StrId{}); }
   StrId Get(Graph* g, Name name) {
     if (ids_[name].empty()) ids_[name] = g->intern(kText[name]);
     return ids_[name];
@@ -175,6 +174,7 @@ class GraphBuilder {
     if (!st.ok()) return st;
     size_t n = entry.instructions.size();
     g.nodes.resize(n);
+    intern_names_ = n <= kInternNamesUpTo;
     std::vector<std::pair<int64_t, uint32_t>> params;
     bool forward_refs = false;
     int64_t root = -1;
@@ -248,10 +248,12 @@ class GraphBuilder {
   }
 
   absl::Status FillNode(const HloInstructionText& ins, Graph* g, Node* node) {
-    // Interned, though unique within a module: the modules of a dump
-    // repeat one another's names (`add.5`, `fusion.12`), and one pool
-    // holds them all.
-    node->name = g->intern(ins.name);
+    // Unique within a module (checked when outlined) and never looked up
+    // by text. The small modules of a dump repeat one another's names
+    // (`add.5`, `fusion.12`), and one pool holds them all: interned. A big
+    // module's names are stored without a lookup (StringPool::Add), as a
+    // million of them cost a million hash-table cache misses.
+    node->name = intern_names_ ? g->intern(ins.name) : g->strings.Add(ins.name);
     auto [it, inserted] = opcodes_.try_emplace(ins.opcode);
     if (inserted) {
       it->second.first = g->intern(std::string("hlo::").append(ins.opcode));
@@ -510,6 +512,9 @@ class GraphBuilder {
   const std::vector<HloComputationText>* computations_ = nullptr;
   absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>, StringViewHash> opcodes_;
   StringPool pool_;  // shared by the graphs built
+  // Modules up to this many instructions intern their names (FillNode).
+  static constexpr size_t kInternNamesUpTo = 4096;
+  bool intern_names_ = true;
   FixedStrings fixed_;
   // Buffers reused from node to node, so that a node costs no allocation.
   NameIndex names_;

@@ -1,7 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
-// StrIdMap: a value per string id of one graph, for caches keyed by string
-// (an op's class, whether it has side effects, a key's hash).
+// StrIdMap: a value per string id of one graph, for caches and counts keyed
+// by string (a key's hash, how many nodes run an op).
 #ifndef GRAPHDIFF_SRC_UTIL_STR_ID_MAP_H_
 #define GRAPHDIFF_SRC_UTIL_STR_ID_MAP_H_
 
