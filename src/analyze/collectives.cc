@@ -5,7 +5,6 @@
 // HLO spellings; inside HLO while bodies and called computations too). A
 // data- or tensor-parallel variant of a model shows here first.
 #include <map>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
