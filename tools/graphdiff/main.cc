@@ -2,8 +2,10 @@
 //
 // graphdiff: explain the difference between two compiled PyTorch graphs.
 #include "commands.h"
+#include "malloc_tuning.h"
 
 int main(int argc, char** argv) {
+  graphdiff::cli::TuneMallocForBigGraphs(argv);
   graphdiff::cli::g_exit_after_run = true;
   return graphdiff::cli::RunCommandLine(argc, argv);
 }
