@@ -41,6 +41,12 @@ echo "== machine"
 echo "nproc: $(nproc)"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "memory: $(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo)"
+echo "kernel THP mode: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
+if [ "${GRAPHDIFF_TUNE_MALLOC:-}" = 0 ]; then
+  echo "graphdiff malloc: glibc defaults (GRAPHDIFF_TUNE_MALLOC=0)"
+else
+  echo "graphdiff malloc: huge pages and a kept heap (README, session 10)"
+fi
 echo "graphdiff: $("$gd" --version) ($(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt") build)"
 
 echo "== building inputs (SCALE=$scale nodes, FILES=$files)"
