@@ -9,7 +9,9 @@
 //
 // --jobs N parses on N threads, as `graphdiff --jobs N` does; --model writes
 // every field of the parse of the last FILE to OUT (tests/testing/model_text.h), to check
-// that a parser change keeps its output.
+// that a parser change keeps its output. malloc is set as the graphdiff tool
+// sets it (tools/graphdiff/malloc_tuning.h; GRAPHDIFF_TUNE_MALLOC=0 for
+// glibc's defaults), so the rates are the tool's.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -26,6 +28,7 @@
 #include <string>
 
 #include "graphdiff/parse.h"
+#include "malloc_tuning.h"
 #include "parse/parse_parallel.h"
 #include "testing/model_text.h"
 
@@ -57,6 +60,7 @@ size_t HeapBytes(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  graphdiff::cli::TuneMallocForBigGraphs(argv);
   int reps = 3;
   size_t jobs = 1;
   const char* model_out = nullptr;
