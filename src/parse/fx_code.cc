@@ -157,7 +157,7 @@ class FxBuilder {
 absl::Status FxBuilder::ErrorAt(size_t token, std::string_view message) {
   const FxToken& t = toks_[token];
   const FxLine& line = lines_[t.line];
-  return ParseErrorAt(ctx_.source, line.number, line.prefix_len + t.col + 1, line.full,
+  return ParseErrorAt(ctx_.source, line.number, line.prefix_len + t.col + 1, line.full(),
                       message);
 }
 
@@ -489,7 +489,7 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
   FxLexError lex;
   if (!lexer_.NextLogicalLine(&toks_, &comments_, &lex)) {
     const FxLine& l = lines_[lex.line];
-    return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full,
+    return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full(),
                         lex.message);
   }
   // def NAME ( params ) [-> ann] :
@@ -585,7 +585,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
     }
     if (!lexer_.NextLogicalLine(&toks_, &comments_, &lex)) {
       const FxLine& l = lines_[lex.line];
-      return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full,
+      return ParseErrorAt(ctx_.source, l.number, l.prefix_len + lex.col + 1, l.full(),
                           lex.message);
     }
     last_line_ = lines_[lexer_.line_index() - 1].number;

@@ -16,15 +16,22 @@
 
 namespace graphdiff {
 
-// One physical line of the dump with its log prefix removed.
+// One physical line of the dump with its log prefix removed. A dump has one
+// per line, all held while it parses (1.8 million for a 10^6-node graph), so
+// the whole line is derived from the code part rather than stored: 32 bytes
+// a line instead of 48.
 struct FxLine {
   std::string_view text;    // the code part (after the prefix)
-  std::string_view full;    // the whole line as written, for error carets
   uint32_t number = 0;      // 1-based line number in the whole dump
-  uint32_t prefix_len = 0;  // bytes of `full` before `text`
+  uint32_t prefix_len = 0;  // bytes of the line before `text`
   // FxIndent(text) and FxIsBlank(text), asked of every line several times.
   uint32_t indent = 0;
   bool blank = false;
+
+  // The whole line as written, for error carets.
+  std::string_view full() const {
+    return std::string_view(text.data() - prefix_len, text.size() + prefix_len);
+  }
 };
 
 enum class FxTok : uint8_t {

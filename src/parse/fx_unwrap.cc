@@ -83,7 +83,6 @@ std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
   std::string_view line;
   while (reader.Next(&line)) {
     FxLine& l = lines.emplace_back();  // in place: see fx_lexer.cc
-    l.full = line;
     l.number = reader.line_number();
     l.prefix_len = static_cast<uint32_t>(
         (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
@@ -178,7 +177,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     }
     if (graphs.size() >= options.max_graphs) {
       return ParseErrorAt(source, lines[i].number, lines[i].prefix_len + indent + 1,
-                          lines[i].full,
+                          lines[i].full(),
                           "more than " + std::to_string(options.max_graphs) + " graphs");
     }
     Graph g;
