@@ -243,6 +243,98 @@ TEST(AlignSymmetryTest, ChangedCopiesAreLocalised) {
   }
 }
 
+// Two nodes of `h` that no reader or output could tell apart: the same op,
+// operands and result types, and both unused.
+bool DeadTwins(const Graph& h, const std::vector<uint32_t>& uses, uint32_t x, uint32_t y) {
+  const Node& a = h.nodes[x];
+  const Node& b = h.nodes[y];
+  if (uses[x] != 0 || uses[y] != 0 || h.str(a.op) != h.str(b.op)) return false;
+  if (a.operands.size() != b.operands.size() || a.num_results() != b.num_results()) return false;
+  for (size_t i = 0; i < a.operands.size(); ++i) {
+    if (a.operands[i].node != b.operands[i].node || a.operands[i].output != b.operands[i].output) {
+      return false;
+    }
+  }
+  for (uint32_t i = 0; i < a.num_results(); ++i) {
+    if (a.result(i).dtype != b.result(i).dtype || a.result(i).dims != b.result(i).dims) return false;
+  }
+  return true;
+}
+
+// A weight whose one reader is rewired to read something else, in 3 of 5
+// copies: the weight is still there, unused. Its three unused copies are
+// interchangeable, so which pairs with which is free, but each must pair:
+// unpaired, they read as weights removed and others added.
+TEST(AlignSymmetryTest, WeightsLeftUnusedByARewireStillPair) {
+  size_t planted_cases = 0;
+  for (const std::string& src : Sources()) {
+    Graph block = Load(src);
+    const std::vector<uint32_t> uses = CountUses(block);
+    // A leaf of a type no other leaf has, read once, as operand 0; and an
+    // earlier node of its dtype to read instead.
+    uint32_t reader = testing::kAbsent, source = testing::kAbsent;
+    for (uint32_t v = 0; v < block.nodes.size() && reader == testing::kAbsent; ++v) {
+      const Node& n = block.nodes[v];
+      if (n.operands.empty() || n.operands[0].output != 0) continue;
+      const uint32_t w = n.operands[0].node;
+      if (block.nodes[w].kind == NodeKind::kOp || uses[w] != 1 || block.nodes[w].num_results() != 1) {
+        continue;
+      }
+      const TensorType& t = block.nodes[w].result(0);
+      if (t.dtype == DType::kUnknown) continue;
+      bool unique = true;
+      for (uint32_t u = 0; u < block.nodes.size() && unique; ++u) {
+        unique = u == w || block.nodes[u].kind == NodeKind::kOp ||
+                 block.nodes[u].num_results() != 1 || block.nodes[u].result(0).dtype != t.dtype ||
+                 block.nodes[u].result(0).dims != t.dims;
+      }
+      if (!unique) continue;
+      for (uint32_t u = v; u-- > 0;) {
+        if (u != w && block.nodes[u].num_results() == 1 && block.nodes[u].result(0).dtype == t.dtype) {
+          reader = v;
+          source = u;
+          break;
+        }
+      }
+    }
+    if (reader == testing::kAbsent) continue;
+    for (bool shared : {true, false}) {
+      std::vector<std::vector<ValueRef>> maps;
+      std::vector<uint32_t> offsets;
+      Graph g = shared ? testing::ShareInputs(block, 5, &maps) : testing::Replicate(block, 5, &offsets);
+      auto at = [&](uint32_t copy, uint32_t v) { return shared ? maps[copy][v].node : offsets[copy] + v; };
+      testing::Mutated planted = testing::Identity(g);
+      for (uint32_t copy : {1u, 2u, 3u}) {
+        planted = testing::Then(planted, testing::RewireOperand(planted.graph, planted.truth[at(copy, reader)],
+                                                                0, planted.truth[at(copy, source)]));
+      }
+      ++planted_cases;
+      for (uint64_t seed : {13u, 29u}) {
+        const std::string label = src + (shared ? " sharing inputs" : " disjoint") + ", seed " +
+                                  std::to_string(seed);
+        testing::Mutated m = testing::Then(planted, Shuffle(planted.graph, seed));
+        const std::vector<uint32_t> right_uses = CountUses(m.graph);
+        absl::StatusOr<Alignment> a = Align(g, m.graph);
+        ASSERT_TRUE(a.ok()) << label << ": " << a.status();
+        EXPECT_TRUE(a->left_only.empty()) << label;
+        EXPECT_EQ(a->right_only, m.added) << label;
+        for (const NodePair& p : a->pairs) {
+          const uint32_t want = m.truth[p.left];
+          EXPECT_TRUE(want == p.right || (want != testing::kAbsent && DeadTwins(m.graph, right_uses, p.right, want)))
+              << label << ": left node " << p.left << " (" << g.str(g.nodes[p.left].op) << ") paired with "
+              << p.right << ", not " << want;
+        }
+        absl::StatusOr<Alignment> b = Align(m.graph, g);
+        ASSERT_TRUE(b.ok()) << label << ": " << b.status();
+        EXPECT_EQ(b->left_only, a->right_only) << label << " (swapped)";
+        EXPECT_EQ(b->right_only, a->left_only) << label << " (swapped)";
+      }
+    }
+  }
+  // The IR sources have such weights (ResNet-18's last bias, the MLP's).
+  EXPECT_GE(planted_cases, 2u);
+}
+
 TEST(AlignSymmetryTest, Deterministic) {
   Graph g = testing::Replicate(Load("resnet18/ir_eager.txt"), 8);
   testing::Mutated m = Shuffle(testing::SubstituteOp(g, 500, "aten::planted_op").graph, 3);

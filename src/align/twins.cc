@@ -30,14 +30,29 @@ std::vector<Twin> FreeTwins(const State& st, int s, const std::vector<uint64_t>&
   return out;
 }
 
+// Nothing reads any of twins[begin, end) and none is returned.
+bool AllDead(const State& st, int s, const std::vector<Twin>& twins, size_t begin, size_t end) {
+  for (size_t k = begin; k < end; ++k) {
+    const uint32_t v = twins[k].node;
+    if (!st.side[s].users(v).empty() || st.side[s].out_pos[v] != kNone) return false;
+  }
+  return true;
+}
+
 void PairTwins(State& st, const std::vector<uint64_t>& left_keys,
                const std::vector<uint64_t>& right_keys, bool unique_only, bool aliases) {
   std::vector<Twin> a = FreeTwins(st, 0, left_keys, aliases);
   std::vector<Twin> b = FreeTwins(st, 1, right_keys, aliases);
   ForEachCommonKey(a, b, [&](size_t i, size_t ie, size_t j, size_t je) {
     // Unequal counts still pair as far as they go: which of the surplus is
-    // "new" cannot be known, only how many.
-    const size_t n = unique_only && (ie - i != 1 || je - j != 1) ? 0 : std::min(ie - i, je - j);
+    // "new" cannot be known, only how many. With `unique_only`, several
+    // look-alikes pair only when one side's are all dead: their readers
+    // were rewired away (three copies' weights no longer read), so which
+    // reader each had tells nothing, and the nodes are still there; left
+    // unpaired they would read as weights removed and others added.
+    const bool several = ie - i != 1 || je - j != 1;
+    const bool dead = AllDead(st, 0, a, i, ie) || AllDead(st, 1, b, j, je);
+    const size_t n = unique_only && several && !dead ? 0 : std::min(ie - i, je - j);
     for (size_t k = 0; k < n; ++k) {
       st.Match(a[i + k].node, b[j + k].node, MatcherId::kTwins);
     }
@@ -54,7 +69,7 @@ void TwinMatcher::Run(State& st) {
   // the same matched operands, whoever reads it: the one of twenty unused
   // `empty` allocations that gained a reader. Only one-to-one: several free
   // look-alikes (constants under a changed region) are not interchangeable,
-  // since their readers differ.
+  // since their readers differ; unless one side's have no readers at all.
   Fingerprints l = ComputeFingerprints(st, 0, Level::kFull);
   Fingerprints r = ComputeFingerprints(st, 1, Level::kFull);
   PairTwins(st, l.bottom_up, r.bottom_up, /*unique_only=*/true, aliases_);
