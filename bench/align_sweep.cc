@@ -6,8 +6,9 @@
 // renumbered and reordered; aligned both ways round. Counts the cases not
 // aligned exactly and prints each one with --detail.
 //
-//   align_sweep [--detail] [--source SUBSTRING] [--kind rewire|duplicate]
+//   align_sweep [--detail] [--pairs] [--source SUBSTRING] [--kind rewire|duplicate]
 //
+// --pairs also lists each wrong pair of a case not exact, with its matcher.
 // Kinds: `rewire` makes an op read an earlier node of its operand's type (or
 // op, when untyped) instead of that operand; `duplicate` clones an op's
 // operand for that op alone (a missed common subexpression). A case is exact
@@ -121,17 +122,19 @@ uint32_t RewireSource(const Graph& block, uint32_t op) {
 
 int main(int argc, char** argv) {
   using namespace graphdiff;
-  bool detail = false;
+  bool detail = false, pairs = false;
   std::string only_source, only_kind;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--detail") == 0) {
       detail = true;
+    } else if (std::strcmp(argv[i], "--pairs") == 0) {
+      detail = pairs = true;
     } else if (std::strcmp(argv[i], "--source") == 0 && i + 1 < argc) {
       only_source = argv[++i];
     } else if (std::strcmp(argv[i], "--kind") == 0 && i + 1 < argc) {
       only_kind = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: align_sweep [--detail] [--source SUBSTRING] [--kind rewire|duplicate]\n");
+      std::fprintf(stderr, "usage: align_sweep [--detail] [--pairs] [--source SUBSTRING] [--kind rewire|duplicate]\n");
       return 2;
     }
   }
@@ -201,6 +204,21 @@ int main(int argc, char** argv) {
                             shared ? "sharing inputs" : "disjoint", op,
                             std::string(block.str(block.nodes[op].op)).c_str(), percent,
                             static_cast<unsigned long long>(seed), why.c_str());
+              }
+              if (pairs) {
+                std::vector<uint32_t> inv(m.graph.nodes.size(), kAbsent);
+                for (uint32_t x = 0; x < m.truth.size(); ++x) {
+                  if (m.truth[x] != kAbsent) inv[m.truth[x]] = x;
+                }
+                for (const NodePair& p : forward->pairs) {
+                  if (m.truth[p.left] == p.right) continue;
+                  const std::string whose =
+                      inv[p.right] == kAbsent ? "an added node" : "left " + std::to_string(inv[p.right]) + "'s copy";
+                  std::printf("    left %u (%s) paired with right %u, %s (%s), by %s\n", p.left,
+                              std::string(g.str(g.nodes[p.left].op)).c_str(), p.right, whose.c_str(),
+                              std::string(m.graph.str(m.graph.nodes[p.right].op)).c_str(),
+                              std::string(MatcherName(p.matcher)).c_str());
+                }
               }
             }
           }

@@ -16,7 +16,7 @@
 // stay for reuse instead of going back to the kernel and being faulted in
 // again for the next stage (parse, align, report) or the next graph pair. On
 // the HLO pair of 121,216 modules, huge pages alone left 133k faults, mostly
-// that churn; with the heap kept, 5k. The README's "Throughput" section has
+// that churn; with the heap kept, 5k. The README section "The tool's malloc" has
 // the measured effect on time and peak memory.
 #ifndef GRAPHDIFF_TOOLS_MALLOC_TUNING_H_
 #define GRAPHDIFF_TOOLS_MALLOC_TUNING_H_
