@@ -14,6 +14,7 @@
 
 #include "bindings.h"
 #include "commands.h"
+#include "malloc_tuning.h"
 #include "fmt/format.h"
 #include "graphdiff/graphdiff.h"
 #include "pybind11/stl.h"
@@ -327,6 +328,17 @@ std::string RenderPy(py::handle result, const std::string& format, bool verbose,
   return Unwrap(std::move(text));
 }
 
+// `python3 -m graphdiff` only: the process is the command line, so it takes
+// the tool's malloc settings; `argv` is the interpreter's own (sys.orig_argv),
+// which a re-execution with huge pages must repeat.
+void TuneMallocPy(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  if (args.empty()) return;
+  cli::TuneMallocForBigGraphs(argv.data());
+}
+
 int RunCliPy(const std::vector<std::string>& args) {
   std::vector<std::string> argv_storage;
   argv_storage.reserve(args.size() + 1);
@@ -400,6 +412,9 @@ PYBIND11_MODULE(_graphdiff, m) {
         "LintReport: text, json, markdown. StatsReport: text, json. CheckResult: text, json,\n"
         "markdown, junit, csv. Baseline: json. verbose/all/width/max_items/color as the CLI's\n"
         "--verbose/--all/--width/--max-items/--color.");
+  m.def("_tune_malloc", &TuneMallocPy, py::arg("argv"),
+        "Sets malloc as the graphdiff tool does, re-executing the interpreter with `argv` once\n"
+        "when huge pages need asking for. For `python3 -m graphdiff` only: never from a library.");
   m.def("_run_cli", &RunCliPy, py::arg("args"),
         "Runs the graphdiff command line in this process (arguments without the program name)\n"
         "and returns its exit code. Output goes to the process's stdout and stderr.");

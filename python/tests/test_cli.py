@@ -64,3 +64,33 @@ def test_main_in_process(capfd, trace_once, openxla):
     assert err.startswith("graphdiff: ") and "/no/such/dump" in err
     # Called twice in one process: no state carries over.
     assert graphdiff.main(["diff", str(openxla), str(openxla), "-q"]) == 0
+
+
+def test_module_keeps_its_output_with_malloc_untuned(cli, trace_once, openxla):
+    # `python3 -m graphdiff` sets malloc as the binary does, which may start
+    # the interpreter again; GRAPHDIFF_TUNE_MALLOC=0 leaves glibc's defaults.
+    import os
+    args = [sys.executable, "-m", "graphdiff", "diff", str(trace_once), str(openxla)]
+    tuned = subprocess.run(args, capture_output=True, text=True)
+    plain = subprocess.run(args, capture_output=True, text=True,
+                           env=dict(os.environ, GRAPHDIFF_TUNE_MALLOC="0"))
+    assert tuned.returncode == plain.returncode == 1
+    assert tuned.stdout == plain.stdout and tuned.stderr == plain.stderr
+
+
+def test_module_run_by_a_script_does_not_start_the_script_again(tmp_path):
+    # Starting the interpreter again is for `python3 -m graphdiff` only: a
+    # script that runs the module would run twice.
+    script = tmp_path / "runs_module.py"
+    script.write_text(
+        "import runpy, sys\n"
+        "print('script ran', flush=True)\n"
+        "sys.argv = ['graphdiff', '--version']\n"
+        "try:\n"
+        "    runpy.run_module('graphdiff', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n")
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.count("script ran") == 1
+    assert graphdiff.__version__ in p.stdout
