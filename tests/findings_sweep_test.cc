@@ -210,8 +210,12 @@ void CheckTitle(const DiffResult& r, const Finding& f) {
     bool outputs = id.find("outputs") != std::string::npos;
     EXPECT_EQ(a, static_cast<int64_t>(outputs ? pair->left_outputs : pair->left_inputs));
     EXPECT_EQ(b, static_cast<int64_t>(outputs ? pair->right_outputs : pair->right_inputs));
-    if (id == "extra-outputs") EXPECT_EQ(b - a, f.count);
-    if (id == "removed-outputs") EXPECT_EQ(a - b, f.count);
+    if (id == "extra-outputs") {
+      EXPECT_EQ(b - a, f.count);
+    }
+    if (id == "removed-outputs") {
+      EXPECT_EQ(a - b, f.count);
+    }
   } else if (id == "outputs-replaced") {
     std::vector<int64_t> rm = Numbers(f.title, R"((\d+) removed)");
     std::vector<int64_t> add = Numbers(f.title, R"((\d+) added)");
@@ -363,7 +367,9 @@ TEST(FindingsSweep, ResNetStoryToldBothWays) {
                           "aten::_native_batch_norm_legit_no_training x20"));
   EXPECT_THAT(titles, ::testing::HasSubstr("size-delta: 197 -> 277 IR nodes"));
   for (const Finding& f : fwd->findings) {
-    if (f.id == "extra-outputs") EXPECT_THAT(f.hint, ::testing::HasSubstr("torch.no_grad()"));
+    if (f.id == "extra-outputs") {
+      EXPECT_THAT(f.hint, ::testing::HasSubstr("torch.no_grad()"));
+    }
   }
   absl::StatusOr<DiffResult> rev = DiffDumps(r, l);
   ASSERT_TRUE(rev.ok());

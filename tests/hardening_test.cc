@@ -59,7 +59,7 @@ void ExpectClean(const std::string& s, const std::string& what) {
 
 void ExpectValidJson(const std::string& s, const std::string& what) {
   EXPECT_TRUE(IsValidUtf8(s)) << what;
-  EXPECT_NO_THROW((void)nlohmann::json::parse(s)) << what << ":\n" << s;
+  EXPECT_TRUE(nlohmann::json::accept(s)) << what << ":\n" << s;
 }
 
 long PeakRssMiB() {

@@ -352,7 +352,7 @@ TEST(ReportJson, ReadsVersionOneSpellingOfSameness) {
 }
 
 TEST(ReportLint, AllFormats) {
-  LintReport r{"dump", Hostile().findings};
+  LintReport r{"dump", Hostile().findings, {}};
   EXPECT_THAT(RenderLint(r, ReportFormat::kText), HasSubstr("graphdiff lint: dump"));
   nlohmann::json j = nlohmann::json::parse(RenderLint(r, ReportFormat::kJson));
   EXPECT_EQ(j["schema_version"], 2);
@@ -361,7 +361,7 @@ TEST(ReportLint, AllFormats) {
   ASSERT_EQ(back->size(), 1u);
   ExpectSameFinding((*back)[0], r.findings[0]);
   EXPECT_THAT(RenderLint(r, ReportFormat::kMarkdown), HasSubstr("## graphdiff lint: dump"));
-  EXPECT_THAT(RenderLint({"x", {}}, ReportFormat::kText), HasSubstr("No findings."));
+  EXPECT_THAT(RenderLint({"x", {}, {}}, ReportFormat::kText), HasSubstr("No findings."));
 }
 
 TEST(ReportFormatName, Parses) {

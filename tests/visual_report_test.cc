@@ -191,7 +191,7 @@ TEST(VisualHtml, DumpTextCannotInjectMarkup) {
   Graph r = rb.Build();
   absl::StatusOr<DiffResult> d = DiffGraphs(l, r);
   ASSERT_TRUE(d.ok()) << d.status();
-  std::vector<PairGraphs> graphs{{&l, &r}};
+  std::vector<PairGraphs> graphs{{&l, &r, {}, {}}};
   RenderOptions o;
   o.graphs = &graphs;
   std::string html = RenderDiffHtml(*d, o);

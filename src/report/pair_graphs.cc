@@ -67,7 +67,9 @@ absl::StatusOr<std::vector<PairGraphs>> FindPairGraphs(const DiffResult& result,
   std::vector<PairGraphs> out;
   out.reserve(result.pairs.size());
   for (const GraphPairDiff& p : result.pairs) {
-    PairGraphs g{lf.Take(p, 0), rf.Take(p, 1)};
+    PairGraphs g;
+    g.left = lf.Take(p, 0);
+    g.right = rf.Take(p, 1);
     if (g.left == nullptr || g.right == nullptr) {
       return absl::NotFoundError(fmt::format(
           "the graphs of pair {} <-> {} are not in the dumps given", p.left_source,
