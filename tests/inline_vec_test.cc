@@ -90,5 +90,49 @@ TEST(InlineVec, ZeroInPlaceAlwaysUsesTheHeap) {
   EXPECT_FALSE(w < v);
 }
 
+// The record is the in-place bytes and one 32-bit word, aligned as the
+// elements are, so short lists of 4-byte values pack into a node record
+// without padding.
+TEST(InlineVec, RecordIsTheElementsAndOneWord) {
+  struct Pair {
+    uint32_t a, b;
+  };
+  EXPECT_EQ(sizeof(InlineVec<Pair, 3>), 3 * sizeof(Pair) + sizeof(uint32_t));
+  EXPECT_EQ(alignof(InlineVec<Pair, 3>), alignof(uint32_t));
+  EXPECT_EQ(alignof(InlineVec<double, 2>), alignof(double));
+}
+
+// Spilled elements sit after the heap block's capacity word, padded to their
+// alignment; a misaligned double or string would fault under UBSan.
+TEST(InlineVec, SpilledElementsKeepTheirAlignment) {
+  InlineVec<double, 1> d;
+  InlineVec<char, 3> c;
+  InlineVec<std::string, 1> s;
+  for (int i = 0; i < 100; ++i) {
+    d.push_back(i * 0.5);
+    c.push_back(static_cast<char>('a' + i % 26));
+    s.push_back(Long(i));
+  }
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(d.data()) % alignof(double), 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(s.data()) % alignof(std::string), 0u);
+  EXPECT_EQ(d[99], 49.5);
+  EXPECT_EQ(c[27], 'b');
+  EXPECT_EQ(s[42], Long(42));
+  EXPECT_GE(d.capacity(), 100u);
+  EXPECT_EQ(d.heap_capacity(), d.capacity());
+  // Shrinking the size keeps the block and its capacity.
+  size_t cap = s.capacity();
+  s.resize(2);
+  EXPECT_EQ(s.capacity(), cap);
+  EXPECT_EQ(Std(InlineVec<std::string, 2>(s.begin(), s.end())),
+            (std::vector<std::string>{Long(0), Long(1)}));
+  InlineVec<std::string, 1> moved(std::move(s));
+  EXPECT_EQ(moved.size(), 2u);
+  EXPECT_TRUE(s.empty());
+  EXPECT_EQ(s.heap_capacity(), 0u);
+  s.push_back(Long(7));  // a moved-from vector is in place and usable
+  EXPECT_EQ(s[0], Long(7));
+}
+
 }  // namespace
 }  // namespace graphdiff

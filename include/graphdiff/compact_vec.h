@@ -39,8 +39,11 @@ class CompactVec {
   CompactVec(std::initializer_list<T> init) { Assign(init.begin(), init.size()); }
   CompactVec(const std::vector<T>& v) { Assign(v.data(), v.size()); }  // NOLINT: as a vector
   CompactVec(const CompactVec& other) { Assign(other.data(), other.size()); }
-  CompactVec(CompactVec&& other) noexcept : block_(other.block_) { other.block_ = nullptr; }
-  ~CompactVec() { ::operator delete(block_); }
+  CompactVec(CompactVec&& other) noexcept {
+    set_block(other.block());
+    other.set_block(nullptr);
+  }
+  ~CompactVec() { ::operator delete(block()); }
 
   CompactVec& operator=(const CompactVec& other) {
     if (this != &other) Assign(other.data(), other.size());
@@ -48,9 +51,9 @@ class CompactVec {
   }
   CompactVec& operator=(CompactVec&& other) noexcept {
     if (this != &other) {
-      ::operator delete(block_);
-      block_ = other.block_;
-      other.block_ = nullptr;
+      ::operator delete(block());
+      set_block(other.block());
+      other.set_block(nullptr);
     }
     return *this;
   }
@@ -63,9 +66,15 @@ class CompactVec {
     return *this;
   }
 
-  size_t size() const { return block_ ? static_cast<size_t>(*block_) : 0; }
+  size_t size() const {
+    const uint64_t* b = block();
+    return b ? static_cast<size_t>(*b) : 0;
+  }
   bool empty() const { return size() == 0; }
-  const T* data() const { return block_ ? reinterpret_cast<const T*>(block_ + 1) : nullptr; }
+  const T* data() const {
+    const uint64_t* b = block();
+    return b ? reinterpret_cast<const T*>(b + 1) : nullptr;
+  }
   const T* begin() const { return data(); }
   const T* end() const { return data() + size(); }
   const T& operator[](size_t i) const { return data()[i]; }
@@ -86,11 +95,21 @@ class CompactVec {
       *fresh = n;
       std::memcpy(fresh + 1, from, n * sizeof(T));
     }
-    ::operator delete(block_);
-    block_ = fresh;
+    ::operator delete(block());
+    set_block(fresh);
   }
 
-  uint64_t* block_ = nullptr;  // the length, then the elements; null when empty
+  // The block: the length, then the elements; null when empty.
+  uint64_t* block() const {
+    uint64_t* b;
+    std::memcpy(&b, block_, sizeof(b));
+    return b;
+  }
+  void set_block(uint64_t* b) { std::memcpy(block_, &b, sizeof(b)); }
+
+  // The pointer is kept as bytes so the record needs only 4-byte alignment:
+  // a tensor type (and a node record) then packs without padding.
+  alignas(4) unsigned char block_[sizeof(uint64_t*)] = {};
 };
 
 }  // namespace graphdiff

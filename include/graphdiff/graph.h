@@ -73,30 +73,37 @@ class Dim {
   }
   static constexpr Dim Unknown() { return Dim(Kind::kUnknown, 0); }
 
-  constexpr Kind kind() const { return static_cast<Kind>(bits_ & 3); }
+  constexpr Kind kind() const { return static_cast<Kind>(bits() & 3); }
   // The size (kStatic) or the bound (kBounded); 0 otherwise.
   constexpr int64_t value() const {
     return kind() == Kind::kStatic || kind() == Kind::kBounded
-               ? static_cast<int64_t>(bits_) >> 2
+               ? static_cast<int64_t>(bits()) >> 2
                : 0;
   }
   // kSymbolic only, in the owning graph's pool; empty otherwise.
   constexpr StrId symbol() const {
-    return StrId{kind() == Kind::kSymbolic ? static_cast<uint32_t>(bits_ >> 2) : 0u};
+    return StrId{kind() == Kind::kSymbolic ? static_cast<uint32_t>(bits() >> 2) : 0u};
   }
 
-  friend constexpr bool operator==(Dim a, Dim b) { return a.bits_ == b.bits_; }
-  friend constexpr bool operator!=(Dim a, Dim b) { return a.bits_ != b.bits_; }
+  friend constexpr bool operator==(Dim a, Dim b) { return a.bits() == b.bits(); }
+  friend constexpr bool operator!=(Dim a, Dim b) { return a.bits() != b.bits(); }
 
  private:
   constexpr Dim(Kind kind, int64_t value)
-      : bits_((static_cast<uint64_t>(value < -kMaxValue  ? -kMaxValue
+      : Dim((static_cast<uint64_t>(value < -kMaxValue  ? -kMaxValue
                                      : value > kMaxValue ? kMaxValue
                                                          : value)
                << 2) |
               static_cast<uint64_t>(kind)) {}
+  constexpr explicit Dim(uint64_t bits)
+      : lo_(static_cast<uint32_t>(bits)), hi_(static_cast<uint32_t>(bits >> 32)) {}
+  // The kind in the low two bits; above, the value or the symbol.
+  constexpr uint64_t bits() const { return uint64_t{hi_} << 32 | lo_; }
 
-  uint64_t bits_ = 0;  // the kind in the low two bits; above, value or symbol
+  // Two halves, not one uint64_t: a 4-byte-aligned Dim lets a shape, and so
+  // a node record, pack without padding (sizeof(Node) 156, not 176).
+  uint32_t lo_ = 0;
+  uint32_t hi_ = 0;
 };
 
 // The lists a node holds, sized so that a typical node needs no heap block

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -82,19 +83,19 @@ class InlineVec {
     return *this;
   }
 
-  size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  size_t capacity() const { return capacity_; }
-  size_t max_size() const { return std::numeric_limits<uint32_t>::max(); }
+  size_t size() const { return bits_ & kSizeMask; }
+  bool empty() const { return size() == 0; }
+  size_t capacity() const { return on_heap() ? HeapCapacity() : N; }
+  size_t max_size() const { return kSizeMask; }
   // Elements held on the heap (0 while they fit in place), for memory counts.
-  size_t heap_capacity() const { return on_heap() ? capacity_ : 0; }
+  size_t heap_capacity() const { return on_heap() ? HeapCapacity() : 0; }
 
-  T* data() { return on_heap() ? storage_.heap : InPlace(); }
-  const T* data() const { return on_heap() ? storage_.heap : InPlace(); }
+  T* data() { return on_heap() ? HeapData() : InPlace(); }
+  const T* data() const { return on_heap() ? HeapData() : InPlace(); }
   iterator begin() { return data(); }
-  iterator end() { return data() + size_; }
+  iterator end() { return data() + size(); }
   const_iterator begin() const { return data(); }
-  const_iterator end() const { return data() + size_; }
+  const_iterator end() const { return data() + size(); }
   const_iterator cbegin() const { return begin(); }
   const_iterator cend() const { return end(); }
   reverse_iterator rbegin() { return reverse_iterator(end()); }
@@ -107,59 +108,67 @@ class InlineVec {
   // As std::vector::at: throws std::out_of_range past the end. Library code
   // indexes after checking; tests use at() to fail cleanly.
   T& at(size_t i) {
-    if (i >= size_) throw std::out_of_range("InlineVec::at");
+    if (i >= size()) throw std::out_of_range("InlineVec::at");
     return data()[i];
   }
   const T& at(size_t i) const {
-    if (i >= size_) throw std::out_of_range("InlineVec::at");
+    if (i >= size()) throw std::out_of_range("InlineVec::at");
     return data()[i];
   }
   T& front() { return data()[0]; }
   const T& front() const { return data()[0]; }
-  T& back() { return data()[size_ - 1]; }
-  const T& back() const { return data()[size_ - 1]; }
+  T& back() { return data()[size() - 1]; }
+  const T& back() const { return data()[size() - 1]; }
 
   void reserve(size_t n) {
-    if (n > capacity_) MoveTo(n);
+    if (n > capacity()) MoveTo(n);
   }
   void shrink_to_fit() {}
 
   template <typename... Args>
   T& emplace_back(Args&&... args) {
-    if (size_ == capacity_) {
+    const size_t n = size();
+    if (n == capacity()) {
       // Build the new element first: `args` may refer into this vector.
       T value(std::forward<Args>(args)...);
-      MoveTo(Grown(size_ + 1));
-      return *::new (static_cast<void*>(data() + size_++)) T(std::move(value));
+      MoveTo(Grown(n + 1));
+      T* made = ::new (static_cast<void*>(data() + n)) T(std::move(value));
+      ++bits_;
+      return *made;
     }
-    return *::new (static_cast<void*>(data() + size_++)) T(std::forward<Args>(args)...);
+    T* made = ::new (static_cast<void*>(data() + n)) T(std::forward<Args>(args)...);
+    ++bits_;
+    return *made;
   }
   void push_back(const T& value) { emplace_back(value); }
   void push_back(T&& value) { emplace_back(std::move(value)); }
-  void pop_back() { data()[--size_].~T(); }
+  void pop_back() {
+    --bits_;
+    data()[size()].~T();
+  }
 
   void clear() {
     std::destroy(begin(), end());
-    size_ = 0;
+    SetSize(0);
   }
   void resize(size_t n) {
-    if (n < size_) {
+    if (n < size()) {
       std::destroy(begin() + n, end());
-    } else if (n > size_) {
+    } else if (n > size()) {
       reserve(n);
       std::uninitialized_value_construct(end(), data() + n);
     }
-    size_ = static_cast<uint32_t>(n);
+    SetSize(n);
   }
   void resize(size_t n, const T& value) {
-    if (n <= size_) {
+    if (n <= size()) {
       resize(n);
       return;
     }
     T copy(value);
     reserve(n);
     std::uninitialized_fill(end(), data() + n, copy);
-    size_ = static_cast<uint32_t>(n);
+    SetSize(n);
   }
   void assign(size_t n, const T& value) {
     T copy(value);
@@ -174,7 +183,7 @@ class InlineVec {
       reserve(static_cast<size_t>(std::distance(first, last)));
       T* out = data();
       for (; first != last; ++first, ++out) ::new (static_cast<void*>(out)) T(*first);
-      size_ = static_cast<uint32_t>(out - data());
+      SetSize(static_cast<size_t>(out - data()));
     } else {
       for (; first != last; ++first) emplace_back(*first);
     }
@@ -196,7 +205,7 @@ class InlineVec {
   template <typename It, typename = RequireIterator<It>>
   iterator insert(const_iterator pos, It first, It last) {
     size_t at = static_cast<size_t>(pos - begin());
-    size_t old = size_;
+    size_t old = size();
     for (; first != last; ++first) emplace_back(*first);
     std::rotate(begin() + at, begin() + old, end());
     return begin() + at;
@@ -206,7 +215,7 @@ class InlineVec {
     T* l = begin() + (last - begin());
     T* new_end = std::move(l, end(), f);
     std::destroy(new_end, end());
-    size_ = static_cast<uint32_t>(new_end - begin());
+    SetSize(static_cast<size_t>(new_end - begin()));
     return f;
   }
   iterator erase(const_iterator pos) { return erase(pos, pos + 1); }
@@ -220,7 +229,7 @@ class InlineVec {
   std::vector<T> ToVector() const { return std::vector<T>(begin(), end()); }
 
   friend bool operator==(const InlineVec& a, const InlineVec& b) {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
   }
   friend bool operator!=(const InlineVec& a, const InlineVec& b) { return !(a == b); }
   friend bool operator<(const InlineVec& a, const InlineVec& b) {
@@ -228,52 +237,73 @@ class InlineVec {
   }
 
  private:
-  bool on_heap() const { return capacity_ > N; }
-  T* InPlace() { return std::launder(reinterpret_cast<T*>(storage_.buf)); }
-  const T* InPlace() const { return std::launder(reinterpret_cast<const T*>(storage_.buf)); }
+  // The record is the elements' bytes (or, once they spill, a pointer to a
+  // heap block) and one 32-bit word: the size, with the top bit set while the
+  // elements are on the heap. The heap block starts with its capacity. The
+  // pointer is copied in and out of the byte buffer, so the record needs only
+  // the elements' alignment: three operands (4-byte aligned) take 28 bytes,
+  // not the 32 a pointer member and two counts would take.
+  static constexpr uint32_t kOnHeap = uint32_t{1} << 31;
+  static constexpr uint32_t kSizeMask = kOnHeap - 1;
+  static_assert(alignof(T) <= alignof(std::max_align_t), "heap blocks are max_align_t aligned");
+  // The capacity word, padded to the elements' alignment.
+  static constexpr size_t kHead = alignof(T) > sizeof(uint32_t) ? alignof(T) : sizeof(uint32_t);
+  static constexpr size_t kBufBytes =
+      N * sizeof(T) > sizeof(void*) ? N * sizeof(T) : sizeof(void*);
+
+  bool on_heap() const { return (bits_ & kOnHeap) != 0; }
+  void SetSize(size_t n) { bits_ = (bits_ & kOnHeap) | static_cast<uint32_t>(n); }
+  unsigned char* Block() const {
+    unsigned char* block;
+    std::memcpy(&block, buf_, sizeof(block));
+    return block;
+  }
+  uint32_t HeapCapacity() const {
+    uint32_t cap;
+    std::memcpy(&cap, Block(), sizeof(cap));
+    return cap;
+  }
+  T* HeapData() const { return std::launder(reinterpret_cast<T*>(Block() + kHead)); }
+  T* InPlace() { return std::launder(reinterpret_cast<T*>(buf_)); }
+  const T* InPlace() const { return std::launder(reinterpret_cast<const T*>(buf_)); }
   size_t Grown(size_t need) const {
-    return std::max<size_t>({need, size_t{capacity_} * 2, size_t{4}});
+    return std::max<size_t>({need, capacity() * 2, size_t{4}});
   }
   // Moves the elements into a heap block of `cap` elements.
   void MoveTo(size_t cap) {
-    T* fresh = static_cast<T*>(::operator new(cap * sizeof(T)));
+    if (cap > kSizeMask) throw std::length_error("InlineVec");
+    auto* block = static_cast<unsigned char*>(::operator new(kHead + cap * sizeof(T)));
+    const auto cap32 = static_cast<uint32_t>(cap);
+    std::memcpy(block, &cap32, sizeof(cap32));
+    T* fresh = reinterpret_cast<T*>(block + kHead);
     T* old = data();
-    std::uninitialized_move(old, old + size_, fresh);
-    std::destroy(old, old + size_);
-    if (on_heap()) ::operator delete(old);
-    storage_.heap = fresh;
-    capacity_ = static_cast<uint32_t>(cap);
+    const size_t n = size();
+    std::uninitialized_move(old, old + n, fresh);
+    std::destroy(old, old + n);
+    if (on_heap()) ::operator delete(Block());
+    std::memcpy(buf_, &block, sizeof(block));
+    bits_ = kOnHeap | static_cast<uint32_t>(n);
   }
   void Release() {
     std::destroy(begin(), end());
-    if (on_heap()) ::operator delete(storage_.heap);
-    size_ = 0;
-    capacity_ = N;
+    if (on_heap()) ::operator delete(Block());
+    bits_ = 0;
   }
   // Leaves `other` empty and in place.
   void TakeFrom(InlineVec& other) noexcept {
     if (other.on_heap()) {
-      storage_.heap = other.storage_.heap;
-      capacity_ = other.capacity_;
-      size_ = other.size_;
+      std::memcpy(buf_, other.buf_, sizeof(void*));
+      bits_ = other.bits_;
     } else {
       std::uninitialized_move(other.begin(), other.end(), InPlace());
       std::destroy(other.begin(), other.end());
-      size_ = other.size_;
-      capacity_ = N;
+      bits_ = other.bits_;
     }
-    other.size_ = 0;
-    other.capacity_ = N;
+    other.bits_ = 0;
   }
 
-  union Storage {
-    Storage() {}
-    ~Storage() {}
-    T* heap;
-    alignas(T) unsigned char buf[N == 0 ? 1 : N * sizeof(T)];
-  } storage_;
-  uint32_t size_ = 0;
-  uint32_t capacity_ = N;
+  alignas(T) unsigned char buf_[kBufBytes];
+  uint32_t bits_ = 0;
 };
 
 }  // namespace graphdiff

@@ -132,8 +132,8 @@ class Loader {
       if (head->empty()) return AddSkipped(item.rel, "empty file");
       ArchiveMagic magic = SniffArchive(*head);
       if (magic != ArchiveMagic::kNone) return Expand(item, magic);
-      absl::StatusOr<TextBuffer> text =
-          ReadFileToBuffer(item.disk, options_.max_file_bytes, kFileLimitName);
+      absl::StatusOr<FileBytes> text =
+          ReadFileBytes(item.disk, options_.max_file_bytes, kFileLimitName);
       if (!text.ok()) return Fail(item.source, text.status());
       Report(LoadPhase::kParsing, [&](LoadProgress& p) { p.bytes_read += text->size(); });
       return Parse(item, text->view());
