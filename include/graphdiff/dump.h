@@ -106,6 +106,11 @@ struct LoadOptions {
 // Loads a path. Errors: the path does not exist or cannot be read, an archive
 // is corrupt or holds a path-trick entry (absolute, `..`), or a file does not
 // parse (the error names the file and position).
+//
+// Files of 4 MiB or more are parsed through a read-only mapping rather than
+// copied. Another process truncating such a file while it is parsed raises
+// SIGBUS in this process (the graphdiff tool turns it into an error exit);
+// see docs/hardening.md.
 absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options = {});
 
 // Parses in-memory files as if they were a directory (for tests and tools

@@ -242,12 +242,16 @@ class InlineVec {
   // elements are on the heap. The heap block starts with its capacity. The
   // pointer is copied in and out of the byte buffer, so the record needs only
   // the elements' alignment: three operands (4-byte aligned) take 28 bytes,
-  // not the 32 a pointer member and two counts would take.
+  // not the 32 a pointer member and two counts would take. The pointer is at
+  // offset 0, and elements on the heap start 8 bytes into their block: an
+  // InlineVec placed at an 8-byte offset (graph.h places its lists so) keeps
+  // its pointer where leak checkers look for pointers.
   static constexpr uint32_t kOnHeap = uint32_t{1} << 31;
   static constexpr uint32_t kSizeMask = kOnHeap - 1;
   static_assert(alignof(T) <= alignof(std::max_align_t), "heap blocks are max_align_t aligned");
-  // The capacity word, padded to the elements' alignment.
-  static constexpr size_t kHead = alignof(T) > sizeof(uint32_t) ? alignof(T) : sizeof(uint32_t);
+  // The capacity word, padded to the elements' alignment and at least to a
+  // pointer's, so that pointers inside spilled elements stay aligned.
+  static constexpr size_t kHead = alignof(T) > sizeof(void*) ? alignof(T) : sizeof(void*);
   static constexpr size_t kBufBytes =
       N * sizeof(T) > sizeof(void*) ? N * sizeof(T) : sizeof(void*);
 
@@ -302,7 +306,7 @@ class InlineVec {
     other.bits_ = 0;
   }
 
-  alignas(T) unsigned char buf_[kBufBytes];
+  alignas(T) unsigned char buf_[kBufBytes];  // first: see the layout note above
   uint32_t bits_ = 0;
 };
 
