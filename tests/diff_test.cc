@@ -242,6 +242,58 @@ TEST(DiffThreads, OneBigPairChangesNothing) {
   }
 }
 
+// Rows for changed pairs only: the same changed rows in the same order,
+// the same counts, and the text report (which lists only changes) unchanged,
+// with threads inside the pair or not.
+TEST(DiffRows, ChangedRowsOnlyKeepCountsAndTextReport) {
+  absl::StatusOr<ParsedText> parsed = ParseText(
+      testing::ReadTestdata("generated/resnet18/ir_eager.txt"), "ir_eager.txt");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const Graph base = testing::Replicate(parsed->graphs.at(0), 3);
+  testing::Mutated right = testing::Renumber(base, 7);
+  right = testing::AddExtraOutputs(right.graph, 3, 11);
+  for (size_t k = 1; k <= 5; ++k) {
+    uint32_t node = static_cast<uint32_t>(right.graph.nodes.size() * k / 6);
+    while (right.graph.nodes[node].kind != NodeKind::kOp) ++node;
+    right = testing::ChangeAttribute(right.graph, node, "planted", std::to_string(k));
+  }
+  DiffOptions all;
+  all.threads = 1;
+  absl::StatusOr<DiffResult> full = DiffGraphs(base, right.graph, all);
+  ASSERT_TRUE(full.ok()) << full.status();
+  const GraphPairDiff& f = full->pairs.at(0);
+  std::vector<const PairRow*> changed;
+  for (const PairRow& row : f.pairs) {
+    if (row.reasons != 0) changed.push_back(&row);
+  }
+  ASSERT_FALSE(changed.empty());
+  ASSERT_GT(f.pairs.size(), changed.size());
+  RenderOptions verbose;
+  verbose.verbose = true;
+  verbose.max_items = 0;
+  for (unsigned threads : {1u, 2u}) {
+    DiffOptions some;
+    some.threads = threads;
+    some.unchanged_rows = false;
+    absl::StatusOr<DiffResult> part = DiffGraphs(base, right.graph, some);
+    ASSERT_TRUE(part.ok()) << part.status();
+    const GraphPairDiff& p = part->pairs.at(0);
+    EXPECT_EQ(p.matched, f.matched);
+    EXPECT_EQ(p.changed, f.changed);
+    ASSERT_EQ(p.pairs.size(), changed.size()) << "threads " << threads;
+    for (size_t i = 0; i < changed.size(); ++i) {
+      EXPECT_EQ(p.pairs[i].left, changed[i]->left);
+      EXPECT_EQ(p.pairs[i].right, changed[i]->right);
+      EXPECT_EQ(p.pairs[i].reasons, changed[i]->reasons);
+      EXPECT_EQ(p.pairs[i].detail, changed[i]->detail);
+    }
+    for (ReportFormat format : {ReportFormat::kText, ReportFormat::kMarkdown}) {
+      EXPECT_EQ(RenderDiff(*part, format, verbose), RenderDiff(*full, format, verbose))
+          << "threads " << threads;
+    }
+  }
+}
+
 // Text wrapped at 80 columns, with every line break and indent turned back
 // into one space, so phrases can be searched whatever the wrapping.
 std::string Unwrap(const std::string& text) {

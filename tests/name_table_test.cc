@@ -64,5 +64,20 @@ TEST(NameTable, AgreesWithAMapThroughGrowth) {
   }
 }
 
+// Large() gates asking for slots ahead: off for the small tables of the
+// many graphs of a dump, on once the slots outgrow the caches.
+TEST(NameTable, LargeOnceTheSlotsOutgrowTheCaches) {
+  NameTable t;
+  EXPECT_FALSE(t.Large());
+  std::vector<std::string> names;  // the table keeps views
+  for (uint32_t i = 0; i < 1000; ++i) names.push_back("n" + std::to_string(i));
+  for (uint32_t i = 0; i < 1000; ++i) t.Set(names[i], ValueRef{i, 0});
+  EXPECT_FALSE(t.Large());
+  t.Reserve(200000);
+  EXPECT_TRUE(t.Large());
+  t.Prefetch("n7");
+  EXPECT_EQ(t.Find("n7")->node, 7u);
+}
+
 }  // namespace
 }  // namespace graphdiff

@@ -55,6 +55,11 @@ struct DiffOptions {
   // Graph pairs are diffed in parallel on this many threads; 0 = one per
   // core, 1 = all on the caller's thread. The result never depends on it.
   unsigned threads = 0;
+  // GraphPairDiff::pairs holds a row for every matched node pair, or only
+  // for the changed ones. A row costs about 250 bytes, more than the node
+  // it names, so reports that list only changes (text, Markdown) leave the
+  // unchanged ones out; JSON and the drawings need them all.
+  bool unchanged_rows = true;
 };
 
 // One matched node pair in reportable form.
@@ -86,7 +91,9 @@ struct GraphPairDiff {
   uint64_t changed = 0;  // of which changed
   uint64_t matched_outputs = 0;
   std::map<std::string, int64_t> op_delta;  // op -> right count - left count, non-zero only
-  std::vector<PairRow> pairs;               // every matched pair, in alignment order
+  // Every matched pair in alignment order; only the changed ones when
+  // DiffOptions::unchanged_rows is false (`matched` counts them all).
+  std::vector<PairRow> pairs;
   std::vector<std::string> left_only;       // node names
   std::vector<std::string> right_only;
   std::vector<std::string> left_only_outputs;  // output value names ("%13.1")

@@ -280,6 +280,7 @@ def diff(
     max_evidence: int = 1000,
     verify: bool = False,
     threads: int = 0,
+    unchanged_rows: bool = True,
 ) -> DiffResult: ...
 def stats(*dumps: DumpLike) -> StatsReport: ...
 def lint(

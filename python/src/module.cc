@@ -72,7 +72,7 @@ bool HasGraphs(const Dump& dump) {
 DiffResult DiffPy(py::handle left_obj, py::handle right_obj, const std::string& graph,
                   py::handle equiv, int64_t counter_min_abs, double counter_min_rel,
                   double metric_min_rel, bool compare_timings, uint32_t duplicate_min_ops,
-                  size_t max_evidence, bool verify, unsigned threads) {
+                  size_t max_evidence, bool verify, unsigned threads, bool unchanged_rows) {
   DumpArg left(left_obj, "left");
   DumpArg right(right_obj, "right");
   std::string equiv_text, equiv_source;
@@ -105,6 +105,7 @@ DiffResult DiffPy(py::handle left_obj, py::handle right_obj, const std::string& 
       options.max_evidence = max_evidence;
       options.align.verify = verify;
       options.threads = threads;
+      options.unchanged_rows = unchanged_rows;
       absl::StatusOr<DiffResult> r = DiffDumps(left.dump(), right.dump(), options);
       if (!r.ok()) return r.status();
       if (r->empty()) {
@@ -378,13 +379,15 @@ PYBIND11_MODULE(_graphdiff, m) {
         py::arg("counter_min_rel") = 0.05, py::arg("metric_min_rel") = 0.25,
         py::arg("compare_timings") = false, py::arg("duplicate_min_ops") = 2u,
         py::arg("max_evidence") = 1000u, py::arg("verify") = false, py::arg("threads") = 0u,
+        py::arg("unchanged_rows") = true,
         "Explains the difference between two dumps: left is the baseline, right the candidate;\n"
         "each a path or a Dump. Options: graph (only graphs whose path contains it or whose\n"
         "name equals it, as --graph), equiv (extra op-equivalence classes: a JSON file path or\n"
         "a dict, as --equiv), counter_min_abs / counter_min_rel (when a counter moved),\n"
         "metric_min_rel, compare_timings, duplicate_min_ops, max_evidence, verify (check every\n"
         "alignment, as --verify), threads (for loading and diffing graph pairs, as --jobs;\n"
-        "0 = one per core).\n"
+        "0 = one per core), unchanged_rows (False: GraphPair.pairs holds only the changed\n"
+        "node pairs, which saves about 250 bytes per matched node on big graphs).\n"
         "Raises GraphdiffError when a side cannot be read or holds nothing to compare, or when\n"
         "nothing pairs: comparing nothing is never 'same'.");
   m.def("stats", &StatsPy,

@@ -198,7 +198,9 @@ void BindDiff(py::module_& m) {
       .def_readonly("changed", &GraphPairDiff::changed, "Matched pairs that changed")
       .def_readonly("matched_outputs", &GraphPairDiff::matched_outputs)
       .def_readonly("op_delta", &GraphPairDiff::op_delta, "op -> right count - left count")
-      .def_readonly("pairs", &GraphPairDiff::pairs, "Every matched node pair (PairRow)")
+      .def_readonly("pairs", &GraphPairDiff::pairs,
+                    "Every matched node pair (PairRow); only the changed ones after "
+                    "diff(unchanged_rows=False)")
       .def_readonly("left_only", &GraphPairDiff::left_only)
       .def_readonly("right_only", &GraphPairDiff::right_only)
       .def_readonly("left_only_outputs", &GraphPairDiff::left_only_outputs)

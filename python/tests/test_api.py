@@ -127,6 +127,18 @@ def test_resnet18_story(trace_once, openxla):
     assert (clone.left, clone.right) == (1, 103)
 
 
+def test_diff_without_unchanged_rows(trace_once, openxla):
+    full = graphdiff.diff(trace_once, openxla)
+    lean = graphdiff.diff(trace_once, openxla, unchanged_rows=False)
+    assert len(lean.pairs) == len(full.pairs)
+    assert sum(len(p.pairs) for p in full.pairs) > sum(len(p.pairs) for p in lean.pairs)
+    for f, l in zip(full.pairs, lean.pairs):
+        assert (l.matched, l.changed) == (f.matched, f.changed)
+        assert [(r.left, r.right, r.reasons) for r in l.pairs] == \
+            [(r.left, r.right, r.reasons) for r in f.pairs if r.changed]
+    assert [(f.id, f.count) for f in lean.findings] == [(f.id, f.count) for f in full.findings]
+
+
 def test_same_dump_is_same(openxla):
     result = graphdiff.diff(openxla, openxla)
     assert result.identical

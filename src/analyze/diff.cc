@@ -99,7 +99,8 @@ void FillRows(const Graph& l, const Graph& r, const std::vector<const NodePair*>
 }
 
 GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignment, PairRule how,
-                        const GraphStats& ls, const GraphStats& rs, unsigned threads) {
+                        const GraphStats& ls, const GraphStats& rs, bool unchanged_rows,
+                        unsigned threads) {
   GraphPairDiff d;
   d.left_source = l.source.file;
   d.right_source = r.source.file;
@@ -108,11 +109,12 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
   d.how = how;
   d.kind = r.kind;
   std::vector<const NodePair*> valid;
-  valid.reserve(alignment.pairs.size());
+  if (unchanged_rows) valid.reserve(alignment.pairs.size());
   for (const NodePair& p : alignment.pairs) {
     if (p.left >= l.nodes.size() || p.right >= r.nodes.size()) continue;
-    valid.push_back(&p);
+    ++d.matched;
     d.changed += p.changed();
+    if (unchanged_rows || p.changed()) valid.push_back(&p);
   }
   d.pairs.resize(valid.size());
   // A row per matched node pair touches every node's name and op, scattered
@@ -139,7 +141,6 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
   for (const auto& [op, n] : delta) {
     if (n != 0) d.op_delta[op] = n;
   }
-  d.matched = d.pairs.size();
   d.matched_outputs = alignment.matched_outputs.size();
   for (uint32_t i : alignment.left_only) {
     if (i < l.nodes.size()) d.left_only.push_back(analyze::NodeName(l, i));
@@ -204,12 +205,14 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   std::future<GraphPairDiff> summary;
   if (options.align.threads != 1) {
     summary = std::async(std::launch::async, [&] {
-      return Summarise(l, r, *a, how, stats[0], stats[1], options.align.threads);
+      return Summarise(l, r, *a, how, stats[0], stats[1], options.unchanged_rows,
+                       options.align.threads);
     });
   }
   RunGraphFamilies(c, mirror, &out->findings);
   GraphPairDiff d =
-      summary.valid() ? summary.get() : Summarise(l, r, *a, how, stats[0], stats[1], 1);
+      summary.valid() ? summary.get()
+                      : Summarise(l, r, *a, how, stats[0], stats[1], options.unchanged_rows, 1);
   if (!d.identical()) {
     std::vector<Finding> mine(out->findings.begin() + static_cast<std::ptrdiff_t>(first),
                               out->findings.end());

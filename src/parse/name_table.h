@@ -64,6 +64,10 @@ class NameTable {
     if (!slots_.empty()) __builtin_prefetch(&slots_[Tag(name) & mask_]);
   }
 
+  // Whether the table outgrew the caches (512 KiB of slots), so that a slot
+  // is worth asking for ahead.
+  bool Large() const { return slots_.size() > (size_t{1} << 16); }
+
   // Binds `name` to `value`, replacing what it held.
   void Set(std::string_view name, ValueRef value) {
     if ((entries_.size() + 1) * 4 > slots_.size() * 3) Rehash(entries_.size() + 1);
