@@ -10,6 +10,9 @@ Writes, under OUT:
                                one FX graph of about NODES nodes: the biggest
                                real AOT forward graph's body over and over,
                                values renamed in each copy
+  fx_typed_left.txt, fx_typed_right.txt
+                               the same from the typed torch 2.x fixture
+                               (fixtures/fx/print_readable_v2_0.py)
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
   metrics.txt                  metrics reports one after another, about
@@ -103,7 +106,7 @@ def one_fx_graph(text, graphdiff, target, left_path, right_path):
     as a model with that many blocks. The right side gets a planted change in
     three of the copies."""
     lines = text.split("\n")
-    d = next(i for i, l in enumerate(lines) if l.startswith("def forward"))
+    d = next(i for i, l in enumerate(lines) if l.lstrip().startswith("def forward"))
     body, ret = [], None
     for line in lines[d + 1:]:
         if line.strip().startswith("return"):
@@ -163,6 +166,11 @@ def main():
     n_fx_one = one_fx_graph(max(aot, key=len), graphdiff, target,
                             os.path.join(out, "fx_one_left.txt"),
                             os.path.join(out, "fx_one_right.txt"))
+    # Torch 2.x prints result types (`mul: f32[2, 4] = ...`), which the
+    # generated 1.13 graphs lack: the typed fixture's body, renamed per copy.
+    n_fx_typed = one_fx_graph(read(os.path.join(testdata, "fixtures", "fx", "print_readable_v2_0.py")),
+                              graphdiff, target, os.path.join(out, "fx_typed_left.txt"),
+                              os.path.join(out, "fx_typed_right.txt"))
     n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),
                       os.path.join(out, "hlo_right.txt"), "hlo")
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
@@ -200,8 +208,9 @@ def main():
         write(os.path.join(out, "dir_left", rel), text)
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
-    print("inputs: FX {} nodes, one FX graph {} nodes, HLO {} nodes, save file {} nodes, "
-          "{} files per directory".format(n_fx, n_fx_one, n_hlo, n_save, files))
+    print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, HLO {} nodes, "
+          "save file {} nodes, {} files per directory".format(n_fx, n_fx_one, n_fx_typed, n_hlo,
+                                                              n_save, files))
 
 
 if __name__ == "__main__":
