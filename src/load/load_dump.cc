@@ -152,7 +152,8 @@ class Loader {
   }
 
   void Parse(const Item& item, std::string_view text) {
-    if (DetectFormat(text) == DumpFormat::kUnknown) {
+    const Detection detection = Detect(text);
+    if (detection.format == DumpFormat::kUnknown) {
       return AddSkipped(item.rel, LooksBinary(text) ? "not a recognised dump (binary)"
                                                      : "not a recognised dump");
     }
@@ -164,9 +165,8 @@ class Loader {
     runner.run = [this](size_t n, const std::function<void(size_t)>& task) {
       pool_.RunGroup(n, task);
     };
-    absl::StatusOr<ParsedText> parsed =
-        pool_.threads() > 1 ? ParseTextParallel(text, item.source, options_.parse, runner)
-                            : ParseText(text, item.source, options_.parse);
+    absl::StatusOr<ParsedText> parsed = ParseDetected(
+        text, detection, item.source, options_.parse, pool_.threads() > 1 ? &runner : nullptr);
     if (!parsed.ok()) return Fail(item.source, parsed.status());
     Report(LoadPhase::kParsing, [&](LoadProgress& p) {
       ++p.files_done;

@@ -48,9 +48,11 @@ bool HasFxForward(std::string_view text) {
 // FX graph dynamo hands over, then the IR it runs as) yields both: dropping
 // the FX graph would hide half of what the log says. Graphs are ordered by
 // position and renumbered so each has its own record index.
-void AddFxGraphs(std::string_view text, std::string_view source, const ParseOptions& options,
-                 ParsedText* out) {
-  if (!HasFxForward(text)) return;
+void AddFxGraphs(std::string_view text, const Detection& detection, std::string_view source,
+                 const ParseOptions& options, ParsedText* out) {
+  // Detection read the same lines when it read the whole text; its head of a
+  // longer text may differ from this one (log prefixes stripped first).
+  if (detection.whole ? !detection.fx_forward : !HasFxForward(text)) return;
   absl::StatusOr<std::vector<Graph>> fx = ParseFxCode(text, source, options, &out->warnings);
   if (!fx.ok()) {
     AddWarning(&out->warnings, options.max_warnings, source, 1, 1,
@@ -86,9 +88,13 @@ std::string_view DumpFormatName(DumpFormat format) {
   return "unknown";
 }
 
-DumpFormat DetectFormat(std::string_view text) {
+DumpFormat DetectFormat(std::string_view text) { return Detect(text).format; }
+
+Detection Detect(std::string_view text) {
+  Detection d;
   std::string_view raw_head = text.substr(0, kSniffBytes);
-  if (raw_head.empty() || LooksBinary(raw_head)) return DumpFormat::kUnknown;
+  d.whole = raw_head.size() == text.size();
+  if (raw_head.empty() || LooksBinary(raw_head)) return d;
   // Logged dumps are judged by what follows their log prefixes.
   std::string storage;
   size_t stripped = 0;
@@ -115,22 +121,28 @@ DumpFormat DetectFormat(std::string_view text) {
       fx = true;
     }
   }
-  if (save_marker || ir_blocks > 1) return DumpFormat::kSaveFile;
-  if (ir_blocks == 1) return DumpFormat::kIrText;
-  if (fx) return DumpFormat::kFxCode;
-  if (hlo) return DumpFormat::kHloText;
-  if (metrics) return DumpFormat::kMetrics;
-  return DumpFormat::kUnknown;
+  d.fx_forward = fx;
+  if (save_marker || ir_blocks > 1) {
+    d.format = DumpFormat::kSaveFile;
+  } else if (ir_blocks == 1) {
+    d.format = DumpFormat::kIrText;
+  } else if (fx) {
+    d.format = DumpFormat::kFxCode;
+  } else if (hlo) {
+    d.format = DumpFormat::kHloText;
+  } else if (metrics) {
+    d.format = DumpFormat::kMetrics;
+  }
+  return d;
 }
-
-namespace {
 
 // ParseText; save files, FX and HLO dumps are parsed on `runner`'s threads
 // when it is given.
-absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
-                                 const ParseOptions& options, const TaskRunner* runner) {
+absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection& detection,
+                                         std::string_view source, const ParseOptions& options,
+                                         const TaskRunner* runner) {
   ParsedText out;
-  out.format = DetectFormat(text);
+  out.format = detection.format;
   std::vector<Diagnostic>* w = &out.warnings;
   std::string storage;
   size_t stripped = 0;
@@ -154,7 +166,7 @@ absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
       absl::StatusOr<Graph> g = ParseIrText(text, source, options, w);
       if (!g.ok()) return g.status();
       out.graphs.push_back(*std::move(g));
-      AddFxGraphs(text, source, options, &out);
+      AddFxGraphs(text, detection, source, options, &out);
       break;
     }
     case DumpFormat::kSaveFile: {
@@ -163,7 +175,7 @@ absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
                             : ParseSaveFile(text, source, options, w);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
-      AddFxGraphs(text, source, options, &out);
+      AddFxGraphs(text, detection, source, options, &out);
       break;
     }
     case DumpFormat::kFxCode: {
@@ -192,17 +204,15 @@ absl::StatusOr<ParsedText> Parse(std::string_view text, std::string_view source,
   return out;
 }
 
-}  // namespace
-
 absl::StatusOr<ParsedText> ParseText(std::string_view text, std::string_view source,
                                      const ParseOptions& options) {
-  return Parse(text, source, options, nullptr);
+  return ParseDetected(text, Detect(text), source, options, nullptr);
 }
 
 absl::StatusOr<ParsedText> ParseTextParallel(std::string_view text, std::string_view source,
                                              const ParseOptions& options,
                                              const TaskRunner& runner) {
-  return Parse(text, source, options, &runner);
+  return ParseDetected(text, Detect(text), source, options, &runner);
 }
 
 }  // namespace graphdiff

@@ -93,6 +93,23 @@ absl::StatusOr<ParsedText> ParseTextParallel(std::string_view text, std::string_
                                              const ParseOptions& options,
                                              const TaskRunner& runner);
 
+// What DetectFormat sees in a text's head, kept so a caller that must know
+// the format before parsing (the loader skips what is no dump) need not
+// read the head again: on a directory of small files, detection read each
+// whole file, twice, and a third time for an FX graph inside an IR log.
+struct Detection {
+  DumpFormat format = DumpFormat::kUnknown;
+  bool fx_forward = false;  // a `def forward(` line within the head
+  bool whole = false;       // the head was the whole text
+};
+Detection Detect(std::string_view text);
+
+// ParseText / ParseTextParallel (runner may be null) of a text already
+// detected by Detect(text).
+absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection& detection,
+                                         std::string_view source, const ParseOptions& options,
+                                         const TaskRunner* runner);
+
 }  // namespace graphdiff
 
 #endif  // GRAPHDIFF_SRC_PARSE_PARSE_PARALLEL_H_

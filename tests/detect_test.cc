@@ -1,0 +1,98 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+//
+// Format detection, read once per file: what Detect reports, and that a log
+// holding an FX graph beside its IR yields both graphs whether the loader
+// passes its detection on (ParseDetected) or ParseText detects again.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graphdiff/dump.h"
+#include "graphdiff/parse.h"
+#include "gtest/gtest.h"
+#include "parse/parse_parallel.h"
+
+namespace graphdiff {
+namespace {
+
+const char kIr[] =
+    "IR {\n"
+    "  %0 = f32[2] xla::device_data(), device=CPU:0\n"
+    "  %1 = f32[2] aten::relu(%0), ROOT=0\n"
+    "}\n";
+
+const char kFx[] =
+    "def forward(self, x):\n"
+    "    relu = torch.relu(x);  x = None\n"
+    "    return (relu,)\n";
+
+// IR nodes enough to push the text past the 256 KiB detection reads.
+std::string LongIr(size_t nodes) {
+  std::string out = "IR {\n  %0 = f32[2] xla::device_data(), device=CPU:0\n";
+  for (size_t i = 1; i < nodes; ++i) {
+    out += "  %" + std::to_string(i) + " = f32[2] aten::relu(%" + std::to_string(i - 1) + ")\n";
+  }
+  out += "  %" + std::to_string(nodes) + " = f32[2] aten::relu(%" + std::to_string(nodes - 1) +
+         "), ROOT=0\n}\n";
+  return out;
+}
+
+std::vector<GraphKind> Kinds(const std::vector<Graph>& graphs) {
+  std::vector<GraphKind> kinds;
+  for (const Graph& g : graphs) kinds.push_back(g.kind);
+  return kinds;
+}
+
+TEST(Detect, ReportsFormatForwardAndWhether) {
+  const std::string log = std::string(kFx) + kIr;
+  Detection d = Detect(log);
+  EXPECT_EQ(d.format, DumpFormat::kIrText);
+  EXPECT_TRUE(d.fx_forward);
+  EXPECT_TRUE(d.whole);
+  EXPECT_EQ(DetectFormat(log), DumpFormat::kIrText);
+
+  d = Detect(kIr);
+  EXPECT_FALSE(d.fx_forward);
+  EXPECT_TRUE(d.whole);
+
+  const std::string long_ir = LongIr(20000);
+  ASSERT_GT(long_ir.size(), 256u * 1024);
+  d = Detect(long_ir);
+  EXPECT_EQ(d.format, DumpFormat::kIrText);
+  EXPECT_FALSE(d.whole);
+
+  EXPECT_EQ(Detect("").format, DumpFormat::kUnknown);
+  EXPECT_EQ(Detect(std::string("\0\1\2", 3)).format, DumpFormat::kUnknown);
+}
+
+// The FX graph of an IR log comes out beside the IR graph, in file order,
+// from a short log (detection read it all) and from a long one (the parser
+// looks again), through ParseText and through the loader.
+TEST(Detect, FxGraphBesideIrComesOutEveryWay) {
+  const std::vector<std::string> logs = {std::string(kFx) + kIr,
+                                         std::string(kFx) + LongIr(20000)};
+  for (const std::string& log : logs) {
+    absl::StatusOr<ParsedText> parsed = ParseText(log, "dynamo.log");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    EXPECT_EQ(parsed->format, DumpFormat::kIrText);
+    EXPECT_EQ(Kinds(parsed->graphs), (std::vector<GraphKind>{GraphKind::kFx, GraphKind::kIr}))
+        << log.size() << " bytes";
+
+    absl::StatusOr<ParsedText> detected =
+        ParseDetected(log, Detect(log), "dynamo.log", ParseOptions(), nullptr);
+    ASSERT_TRUE(detected.ok()) << detected.status();
+    EXPECT_EQ(Kinds(detected->graphs), Kinds(parsed->graphs));
+
+    absl::StatusOr<Dump> dump = LoadDumpFromMemory("run", {{"dynamo.log", log}});
+    ASSERT_TRUE(dump.ok()) << dump.status();
+    ASSERT_EQ(dump->files.size(), 1u);
+    EXPECT_EQ(Kinds(dump->files[0].graphs), Kinds(parsed->graphs));
+  }
+  // An IR log without FX code holds the IR graph alone.
+  absl::StatusOr<ParsedText> ir = ParseText(kIr, "ir.txt");
+  ASSERT_TRUE(ir.ok()) << ir.status();
+  EXPECT_EQ(Kinds(ir->graphs), std::vector<GraphKind>{GraphKind::kIr});
+}
+
+}  // namespace
+}  // namespace graphdiff
