@@ -419,5 +419,24 @@ TEST(Hardening, SanitizerRecognisesEveryInvalidForm) {
   EXPECT_EQ(TerminalSafe("\x1b[1;31mred", false), "\\x1B[1;31mred");
 }
 
+// Runs of plain text are copied whole: what surrounds each escape, at the
+// start, the end and between two escapes, must come out unchanged.
+TEST(Hardening, TerminalSafeKeepsPlainRunsAroundEscapes) {
+  EXPECT_EQ(TerminalSafe(""), "");
+  EXPECT_EQ(TerminalSafe("plain text ~!\n\t"), "plain text ~!\n\t");
+  EXPECT_EQ(TerminalSafe("\x01head"), "\\x01head");
+  EXPECT_EQ(TerminalSafe("tail\x01"), "tail\\x01");
+  EXPECT_EQ(TerminalSafe("a\x01\x02" "b\xc3\xa9" "c\xff" "d"),
+            "a\\x01\\x02" "b\xc3\xa9" "c\\xFF" "d");
+  EXPECT_EQ(TerminalSafe("x \x1b[31mred\x1b[0m y", true), "x \x1b[31mred\x1b[0m y");
+  std::string big;
+  std::string want;
+  for (int i = 0; i < 1000; ++i) {
+    big += "node_" + std::to_string(i) + "\r";
+    want += "node_" + std::to_string(i) + "\\x0D";
+  }
+  EXPECT_EQ(TerminalSafe(big), want);
+}
+
 }  // namespace
 }  // namespace graphdiff
