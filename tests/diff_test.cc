@@ -11,6 +11,7 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/parse.h"
 #include "graphdiff/report.h"
+#include "graphdiff/visual.h"
 #include "gtest/gtest.h"
 #include "testing/cli.h"
 #include "testing/graph_mutate.h"
@@ -192,6 +193,20 @@ TEST_F(ResNetDiff, GraphSelectorKeepsMatchingPairsOnly) {
 
 // Graph pairs are diffed on several threads; the report must be the same
 // bytes as when one thread does everything, run after run.
+// The drawings find each pair's graphs by its rows: a result with rows for
+// changed pairs only says so instead of not finding the graphs.
+TEST_F(ResNetDiff, DrawingNeedsEveryRow) {
+  ASSERT_TRUE(FindPairGraphs(*result_, *left_, *right_).ok());
+  DiffOptions lean;
+  lean.unchanged_rows = false;
+  absl::StatusOr<DiffResult> r = DiffDumps(*left_, *right_, lean);
+  ASSERT_TRUE(r.ok()) << r.status();
+  absl::StatusOr<std::vector<PairGraphs>> found = FindPairGraphs(*r, *left_, *right_);
+  ASSERT_FALSE(found.ok());
+  EXPECT_EQ(found.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(found.status().message()), HasSubstr("unchanged_rows"));
+}
+
 TEST_F(ResNetDiff, ThreadsChangeNothing) {
   DiffOptions one;
   one.threads = 1;
@@ -329,6 +344,24 @@ TEST(DiffCli, ResNetDifferentExitsOneAndExplains) {
   v.out = Unwrap(v.out);
   EXPECT_THAT(v.out, HasSubstr("_native_batch_norm_legit_no_training x20"));
   EXPECT_THAT(v.out, HasSubstr("197 -> 277 IR nodes (+80: 40 aten::expand, 40 prim::Constant)"));
+}
+
+// Every format takes --stat and --brief: the drawing formats still look up
+// the graphs behind each pair, which needs every pair's row, and the text
+// formats do without the unchanged ones.
+TEST(DiffCli, StatAndBriefWithEveryFormat) {
+  for (const char* mode : {"--stat", "--brief"}) {
+    for (const char* format : {"text", "json", "markdown", "html", "dot"}) {
+      testing::CliResult r = testing::RunCli({"diff", kBaseline, kCandidate, mode, "--format",
+                                              format});
+      EXPECT_EQ(r.exit_code, 1) << mode << " --format " << format << ": " << r.err;
+      EXPECT_FALSE(r.out.empty()) << mode << " --format " << format;
+    }
+  }
+  const std::string dir = ::testing::TempDir() + "/stat-model-explorer";
+  testing::CliResult me = testing::RunCli(
+      {"diff", kBaseline, kCandidate, "--stat", "--format", "model-explorer", "-o", dir});
+  EXPECT_EQ(me.exit_code, 1) << me.err;
 }
 
 TEST(DiffCli, SameDumpExitsZero) {

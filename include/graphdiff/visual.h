@@ -42,7 +42,8 @@ struct PairGraphs {
 // graph name and the node names of the pair's alignment (which tells apart
 // graphs of one name in one file). The dumps must outlive the result.
 // Errors: a pair's graphs are not in the dumps (a DiffResult of other dumps,
-// or one read back from JSON, which has no alignment).
+// or one read back from JSON, which has no alignment); a pair keeps rows for
+// its changed node pairs only (DiffOptions::unchanged_rows = false).
 absl::StatusOr<std::vector<PairGraphs>> FindPairGraphs(const DiffResult& result,
                                                        const Dump& left, const Dump& right);
 

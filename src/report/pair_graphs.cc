@@ -67,6 +67,12 @@ absl::StatusOr<std::vector<PairGraphs>> FindPairGraphs(const DiffResult& result,
   std::vector<PairGraphs> out;
   out.reserve(result.pairs.size());
   for (const GraphPairDiff& p : result.pairs) {
+    if (p.pairs.size() != p.matched) {
+      return absl::FailedPreconditionError(fmt::format(
+          "pair {} <-> {} keeps rows for its changed node pairs only "
+          "(DiffOptions::unchanged_rows = false); drawing it needs every row",
+          p.left_source, p.right_source));
+    }
     PairGraphs g;
     g.left = lf.Take(p, 0);
     g.right = rf.Take(p, 1);

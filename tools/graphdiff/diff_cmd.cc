@@ -168,10 +168,14 @@ int RunDiff(const DiffArgs& args) {
   options.graph_selector = args.graph;
   options.align.verify = args.verify;
   options.threads = CliLimits().load.threads;
-  // Text and Markdown list changed node pairs only; a row for each of
-  // 10^6 unchanged pairs was a quarter of a gigabyte nobody would see.
-  options.unchanged_rows = !(args.brief || args.stat || *format == ReportFormat::kText ||
-                             *format == ReportFormat::kMarkdown);
+  // Text, Markdown, --stat and --brief show changed node pairs only; a row
+  // for each of 10^6 unchanged pairs was a quarter of a gigabyte nobody would
+  // see. JSON lists every row, and the drawings find each pair's graphs by
+  // its rows.
+  const bool drawn =
+      model_explorer || *format == ReportFormat::kHtml || *format == ReportFormat::kDot;
+  options.unchanged_rows =
+      drawn || (*format == ReportFormat::kJson && !args.brief && !args.stat);
   SetProgressPhase("diffing");
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
@@ -204,7 +208,7 @@ int RunDiff(const DiffArgs& args) {
   // The drawing formats need the graphs behind each pair.
   std::vector<PairGraphs> graphs;
   std::map<std::string, std::string> texts;  // outlives `graphs`, which points into it
-  if (model_explorer || *format == ReportFormat::kHtml || *format == ReportFormat::kDot) {
+  if (drawn) {
     absl::StatusOr<std::vector<PairGraphs>> found = FindPairGraphs(*result, *left, *right);
     if (!found.ok()) return Fail(found.status());
     graphs = *std::move(found);
