@@ -108,6 +108,10 @@ Detection Detect(std::string_view text) {
     size_t indent = line.find_first_not_of(" \t");
     if (indent == std::string_view::npos) continue;
     std::string_view body = line.substr(indent);
+    // Asked of every line, as HasFxForward asks it, so that an IR log's
+    // check for an FX graph inside can take this answer.
+    const bool forward = body.find("def forward(") != std::string_view::npos;
+    d.fx_forward = d.fx_forward || forward;
     if (StartsWith(body, "[ScheduleSyncTensorsGraph]") ||
         StartsWith(body, "## BEGIN_GRAPH")) {
       save_marker = true;
@@ -117,11 +121,10 @@ Detection Detect(std::string_view text) {
       hlo = true;
     } else if (StartsWith(body, "Metric: ") || StartsWith(body, "Counter: ")) {
       metrics = true;
-    } else if (body.find("def forward(") != std::string_view::npos) {
+    } else if (forward) {
       fx = true;
     }
   }
-  d.fx_forward = fx;
   if (save_marker || ir_blocks > 1) {
     d.format = DumpFormat::kSaveFile;
   } else if (ir_blocks == 1) {

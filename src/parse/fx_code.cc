@@ -28,7 +28,6 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/strings/ascii.h"
 #include "fmt/format.h"
 #include "parse/error.h"
 #include "parse/fx_expr.h"
@@ -193,11 +192,7 @@ void FxBuilder::PrefetchNextTarget() const {
     if (line.blank) continue;
     std::string_view t = line.text.substr(line.indent);
     if (t.empty() || t[0] == '#') continue;
-    size_t n = 0;
-    while (n < t.size() && (absl::ascii_isalnum(static_cast<unsigned char>(t[n])) || t[n] == '_')) {
-      ++n;
-    }
-    if (n > 0) names_.Prefetch(t.substr(0, n));
+    if (std::string_view name = FxLeadingName(t); !name.empty()) names_.Prefetch(name);
     return;
   }
 }

@@ -165,12 +165,15 @@ uint32_t FxIndent(std::string_view text) {
   return i;
 }
 
+std::string_view FxLeadingName(std::string_view code) {
+  size_t i = 0;
+  while (i < code.size() && IsNameChar(static_cast<unsigned char>(code[i]))) ++i;
+  return code.substr(0, i);
+}
+
 bool FxIsProjection(std::string_view code) {
   const size_t n = code.size();
-  auto name_end = [&](size_t i) {
-    while (i < n && IsNameChar(static_cast<unsigned char>(code[i]))) ++i;
-    return i;
-  };
+  auto name_end = [&](size_t i) { return i + FxLeadingName(code.substr(i)).size(); };
   size_t i = name_end(0);
   if (i == 0) return false;
   if (i < n && code[i] == ':') {  // `getitem: "f32[8]" = bn[0]`

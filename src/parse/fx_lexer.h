@@ -91,6 +91,9 @@ bool FxIsStatementKeyword(std::string_view word);
 bool FxIsBlank(std::string_view text);
 // Leading spaces and tabs (a tab counts as one column, as FX never mixes).
 uint32_t FxIndent(std::string_view text);
+// The name (letters, digits, `_`) a line of code (after its indent) starts
+// with; empty when it starts with anything else.
+std::string_view FxLeadingName(std::string_view code);
 // Whether a line of code (after its indent) reads `name = value[3]`, after an
 // optional type annotation: FX takes one output of a multi-output node so,
 // a binding rather than a node. A guess from the text alone, for reserving
