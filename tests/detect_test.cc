@@ -61,8 +61,12 @@ TEST(Detect, ReportsFormatForwardAndWhether) {
   EXPECT_EQ(d.format, DumpFormat::kIrText);
   EXPECT_FALSE(d.whole);
 
+  EXPECT_FALSE(d.binary);
   EXPECT_EQ(Detect("").format, DumpFormat::kUnknown);
-  EXPECT_EQ(Detect(std::string("\0\1\2", 3)).format, DumpFormat::kUnknown);
+  d = Detect(std::string("\0\1\2", 3));
+  EXPECT_EQ(d.format, DumpFormat::kUnknown);
+  EXPECT_TRUE(d.binary);
+  EXPECT_FALSE(Detect("hello\n").binary);
 }
 
 // The FX graph of an IR log comes out beside the IR graph, in file order,

@@ -53,17 +53,6 @@ struct Item {
   int depth = 0;
 };
 
-bool LooksBinary(std::string_view text) {
-  std::string_view head = text.substr(0, 8192);
-  size_t control = 0;
-  for (char c : head) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u == 0) return true;
-    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f') ++control;
-  }
-  return control * 20 > head.size();
-}
-
 std::string JoinPath(std::string_view dir, std::string_view rel) {
   if (dir.empty()) return std::string(rel);
   std::string out(dir);
@@ -154,8 +143,8 @@ class Loader {
   void Parse(const Item& item, std::string_view text) {
     const Detection detection = Detect(text);
     if (detection.format == DumpFormat::kUnknown) {
-      return AddSkipped(item.rel, LooksBinary(text) ? "not a recognised dump (binary)"
-                                                     : "not a recognised dump");
+      return AddSkipped(item.rel, detection.binary ? "not a recognised dump (binary)"
+                                                    : "not a recognised dump");
     }
     Report(LoadPhase::kParsing, [](LoadProgress&) {});
     // A large save file is cut into pieces parsed on the pool, beside the

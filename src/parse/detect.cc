@@ -94,7 +94,9 @@ Detection Detect(std::string_view text) {
   Detection d;
   std::string_view raw_head = text.substr(0, kSniffBytes);
   d.whole = raw_head.size() == text.size();
-  if (raw_head.empty() || LooksBinary(raw_head)) return d;
+  if (raw_head.empty()) return d;
+  d.binary = LooksBinary(raw_head);
+  if (d.binary) return d;
   // Logged dumps are judged by what follows their log prefixes.
   std::string storage;
   size_t stripped = 0;

@@ -101,6 +101,7 @@ struct Detection {
   DumpFormat format = DumpFormat::kUnknown;
   bool fx_forward = false;  // a `def forward(` line within the head
   bool whole = false;       // the head was the whole text
+  bool binary = false;      // NUL bytes or many control characters (format unknown)
 };
 Detection Detect(std::string_view text);
 
