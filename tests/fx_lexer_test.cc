@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 #include "parse/fx_unwrap.h"
+#include "parse/name_scan.h"
 
 namespace graphdiff {
 namespace {
@@ -162,6 +163,33 @@ TEST(FxLexerTest, ProjectionLines) {
   EXPECT_FALSE(FxIsProjection("y = x[]"));
   EXPECT_FALSE(FxIsProjection("= x[0]"));
   EXPECT_FALSE(FxIsProjection("y: \"f32[8]\""));
+}
+
+// NameEnd classifies sixteen bytes at a time where it can: every byte value,
+// at every position of a window and just past it, must end a name exactly
+// where the byte-at-a-time rule does, and no byte at or past the end is read
+// (the sanitizer pass would flag a read past the buffer below).
+TEST(NameScanTest, AgreesWithTheByteRuleForEveryByteAndPosition) {
+  for (int b = 0; b < 256; ++b) {
+    const unsigned char byte = static_cast<unsigned char>(b);
+    for (size_t at = 0; at < 40; ++at) {
+      std::string text(40, 'a');
+      text[at] = static_cast<char>(byte);
+      for (size_t start : {size_t{0}, size_t{1}, size_t{7}}) {
+        for (size_t n : {size_t{40}, at + 1, at}) {
+          if (start > n) continue;
+          std::vector<char> exact(text.begin(), text.begin() + n);  // nothing past n
+          size_t want = start;
+          while (want < n && IsAsciiNameByte(static_cast<unsigned char>(exact[want]))) ++want;
+          ASSERT_EQ(NameEnd(exact.data(), start, n), want)
+              << "byte " << b << " at " << at << " start " << start << " n " << n;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(NameEnd("torch.ops.aten.convolution.default(", 0, 35), 5u);
+  EXPECT_EQ(NameEnd("max_pool2d_with_indices_1 = x", 0, 29), 25u);
+  EXPECT_EQ(NameEnd("\xc3\xa9t\xc3\xa9", 0, 5), 0u);  // UTF-8 is not a name byte
 }
 
 }  // namespace

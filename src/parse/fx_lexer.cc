@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "parse/name_scan.h"
+
 namespace graphdiff {
 namespace {
 
@@ -145,8 +147,8 @@ bool FreesNamesToEnd(const char* p, size_t n) {
   for (;;) {
     blanks();
     if (i >= n || !IsNameStart(static_cast<unsigned char>(p[i]))) return false;
-    const size_t begin = i++;
-    while (i < n && IsNameChar(static_cast<unsigned char>(p[i]))) ++i;
+    const size_t begin = i;
+    i = NameEnd(p, i + 1, n);
     const std::string_view name(p + begin, i - begin);
     blanks();
     if (i >= n) return targets > 0 && name == "None";
@@ -166,9 +168,7 @@ uint32_t FxIndent(std::string_view text) {
 }
 
 std::string_view FxLeadingName(std::string_view code) {
-  size_t i = 0;
-  while (i < code.size() && IsNameChar(static_cast<unsigned char>(code[i]))) ++i;
-  return code.substr(0, i);
+  return code.substr(0, NameEnd(code.data(), 0, code.size()));
 }
 
 bool FxIsProjection(std::string_view code) {
@@ -232,8 +232,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
       const unsigned char c = static_cast<unsigned char>(p[i]);
       if (IsNameStart(c)) {
         // Names are most tokens: scanned first, without the checks below.
-        size_t j = i + 1;
-        while (j < n && IsNameChar(p[j])) ++j;
+        const size_t j = NameEnd(p, i + 1, n);
         if (j < n && (p[j] == '\'' || p[j] == '"') && j - i <= 2) goto general;
         FxToken& tok = code->emplace_back();
         tok.space_before = space;
@@ -314,8 +313,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
       }
       size_t len = 0;
       if (IsNameStart(c)) {
-        len = 1;
-        while (i + len < s.size() && IsNameChar(s[i + len])) ++len;
+        len = NameEnd(p, i + 1, n) - i;
         // String prefixes: r'..', b"..", f'..', rb'..'.
         if (i + len < s.size() && (s[i + len] == '\'' || s[i + len] == '"') &&
             len <= 2) {
