@@ -28,10 +28,14 @@ bool IsScalar(std::string_view name) {
 }
 
 // Values whose name starts with `prefix`, without it, as a JSON object.
+// The names are a map's keys with one prefix cut, so each is new: see
+// AppendNewKey.
 Json Prefixed(const GateUnit& u, std::string_view prefix) {
   Json out = Json::object();
   for (const auto& [name, v] : u.values) {
-    if (name.compare(0, prefix.size(), prefix) == 0) out[name.substr(prefix.size())] = v;
+    if (name.compare(0, prefix.size(), prefix) == 0) {
+      AppendNewKey(out, name.substr(prefix.size()), v);
+    }
   }
   return out;
 }

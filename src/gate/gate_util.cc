@@ -42,7 +42,7 @@ absl::StatusOr<nlohmann::ordered_json> ParseJsonText(std::string_view text,
                                                      std::string_view source) {
   if (absl::Status deep = CheckJsonDepth(text, source); !deep.ok()) return deep;
   try {
-    return nlohmann::ordered_json::parse(text.begin(), text.end());
+    return ParseOrderedJson(text);
   } catch (const nlohmann::ordered_json::out_of_range& e) {
     // A number too large for a double (1e400): not a syntax error, but the
     // file is no more usable.

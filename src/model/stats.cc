@@ -3,7 +3,11 @@
 #include "util/checked.h"
 #include "util/str_id_map.h"
 
+#include <algorithm>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace graphdiff {
 
@@ -31,10 +35,23 @@ GraphStats ComputeStats(const Graph& graph) {
       ++dtype_counts[static_cast<uint8_t>(n.result(i).dtype)];
     }
   }
+  // Into the map in key order, each at the end: a symbolic_trace graph has
+  // as many ops as module calls, and a search per op (string compares down
+  // the tree) was most of the cost.
+  std::vector<std::pair<std::string_view, uint64_t>> ops;
   op_counts.ForEach([&](StrId id, uint64_t count) {
     std::string_view op = graph.strings.Get(id);
-    s.ops[std::string(op.empty() ? "?" : op)] += count;
+    ops.emplace_back(op.empty() ? std::string_view("?") : op, count);
   });
+  std::sort(ops.begin(), ops.end());
+  for (size_t i = 0; i < ops.size();) {
+    // Equal texts under two ids (an empty op and a literal "?") add up.
+    uint64_t count = 0;
+    size_t j = i;
+    for (; j < ops.size() && ops[j].first == ops[i].first; ++j) count += ops[j].second;
+    s.ops.emplace_hint(s.ops.end(), std::string(ops[i].first), count);
+    i = j;
+  }
   for (int d = 0; d < 256; ++d) {
     if (dtype_counts[d] != 0) {
       s.dtypes[std::string(DTypeName(static_cast<DType>(d)))] += dtype_counts[d];

@@ -54,8 +54,9 @@ json PairToJson(const GraphPairDiff& p, bool rows) {
   s["right_outputs"] = p.right_outputs;
   s["matched_outputs"] = p.matched_outputs;
   j["summary"] = std::move(s);
-  j["op_delta"] = json::object();
-  for (const auto& [op, n] : p.op_delta) j["op_delta"][op] = n;
+  // Keys of a std::map, so new ones: see AppendNewKey.
+  json& op_delta = j["op_delta"] = json::object();
+  for (const auto& [op, n] : p.op_delta) AppendNewKey(op_delta, op, n);
   j["pairs"] = json::array();
   static const std::vector<PairRow> kNoRows;
   for (const PairRow& row : rows ? p.pairs : kNoRows) {

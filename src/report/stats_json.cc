@@ -25,10 +25,11 @@ nlohmann::ordered_json StatsToJsonValue(const StatsReport& report) {
     j["multi_output_nodes"] = g.multi_output_nodes;
     j["parameter_bytes"] = g.parameter_bytes;
     j["inputs_unknown_size"] = g.inputs_unknown_size;
-    j["ops"] = nlohmann::ordered_json::object();
-    for (const auto& [op, n] : g.ops) j["ops"][op] = n;
-    j["dtypes"] = nlohmann::ordered_json::object();
-    for (const auto& [dt, n] : g.dtypes) j["dtypes"][dt] = n;
+    // Keys of a std::map, so new ones: see AppendNewKey.
+    nlohmann::ordered_json& ops = j["ops"] = nlohmann::ordered_json::object();
+    for (const auto& [op, n] : g.ops) AppendNewKey(ops, op, n);
+    nlohmann::ordered_json& dtypes = j["dtypes"] = nlohmann::ordered_json::object();
+    for (const auto& [dt, n] : g.dtypes) AppendNewKey(dtypes, dt, n);
     out["graphs"].push_back(std::move(j));
   }
   out["metrics"] = nlohmann::ordered_json::array();
@@ -38,11 +39,11 @@ nlohmann::ordered_json StatsToJsonValue(const StatsReport& report) {
     // Sorted by name; a later duplicate overrides an earlier one, as in the report.
     std::map<std::string, int64_t> counters;
     for (const Counter& c : m.counters) counters[c.name] = c.value;
-    j["counters"] = nlohmann::ordered_json::object();
-    for (const auto& [name, v] : counters) j["counters"][name] = v;
+    nlohmann::ordered_json& counters_json = j["counters"] = nlohmann::ordered_json::object();
+    for (const auto& [name, v] : counters) AppendNewKey(counters_json, name, v);
     std::map<std::string, const Metric*> metrics;
     for (const Metric& x : m.metrics) metrics[x.name] = &x;
-    j["metrics"] = nlohmann::ordered_json::object();
+    nlohmann::ordered_json& metrics_json = j["metrics"] = nlohmann::ordered_json::object();
     for (const auto& [name, x] : metrics) {
       nlohmann::ordered_json mj;
       mj["unit"] = std::string(MetricUnitName(x->unit));
@@ -56,7 +57,7 @@ nlohmann::ordered_json StatsToJsonValue(const StatsReport& report) {
         }
         mj["percentiles"] = std::move(p);
       }
-      j["metrics"][name] = std::move(mj);
+      AppendNewKey(metrics_json, name, std::move(mj));
     }
     out["metrics"].push_back(std::move(j));
   }

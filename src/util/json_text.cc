@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
 
@@ -11,6 +12,118 @@ namespace graphdiff {
 namespace {
 
 using Json = nlohmann::ordered_json;
+// ordered_json's object is a vector of (key, value) that searches it on every
+// insert; appending to the vector itself skips the search.
+using Members = Json::object_t::Container;
+
+Members& MembersOf(Json& object) {
+  if (object.is_null()) object = Json::object();
+  return object.get_ref<Json::object_t&>();
+}
+
+// Merges repeated keys of an object as ordered_json's operator[] would have:
+// the first position, the last value. Linear: a hash map past a few keys.
+void MergeRepeatedKeys(Json& object) {
+  Members& m = MembersOf(object);
+  const size_t n = m.size();
+  if (n < 2) return;
+  std::vector<size_t> first(n);  // the index of the first member with this key
+  bool repeated = false;
+  if (n <= 16) {
+    for (size_t i = 0; i < n; ++i) {
+      first[i] = i;
+      for (size_t j = 0; j < i; ++j) {
+        if (m[j].first == m[i].first) {
+          first[i] = j;
+          repeated = true;
+          break;
+        }
+      }
+    }
+  } else {
+    absl::flat_hash_map<std::string_view, size_t> seen;
+    seen.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+      auto [it, inserted] = seen.try_emplace(m[i].first, i);
+      first[i] = it->second;
+      repeated = repeated || !inserted;
+    }
+  }
+  if (!repeated) return;
+  for (size_t i = 0; i < n; ++i) {
+    if (first[i] != i) m[first[i]].second = std::move(m[i].second);
+  }
+  // Keys are const in the members: rebuild rather than erase in place.
+  Members merged;
+  merged.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (first[i] == i) merged.emplace_back(m[i].first, std::move(m[i].second));
+  }
+  m.swap(merged);
+}
+
+// nlohmann's SAX interface, building what its DOM parser builds, with
+// AppendNewKey for keys and the repeats merged when an object closes.
+class OrderedBuilder {
+ public:
+  explicit OrderedBuilder(Json* root) : root_(root) {}
+
+  bool null() { return Put(nullptr) != nullptr; }
+  bool boolean(bool v) { return Put(v) != nullptr; }
+  bool number_integer(Json::number_integer_t v) { return Put(v) != nullptr; }
+  bool number_unsigned(Json::number_unsigned_t v) { return Put(v) != nullptr; }
+  bool number_float(Json::number_float_t v, const Json::string_t&) { return Put(v) != nullptr; }
+  bool string(Json::string_t& v) { return Put(std::move(v)) != nullptr; }
+  bool binary(Json::binary_t& v) { return Put(Json::binary(std::move(v))) != nullptr; }
+  bool start_object(std::size_t) {
+    stack_.push_back(Put(Json::object()));
+    return true;
+  }
+  bool key(Json::string_t& k) {
+    Members& m = MembersOf(*stack_.back());
+    m.emplace_back(std::move(k), nullptr);
+    member_ = &m.back().second;
+    return true;
+  }
+  bool end_object() {
+    MergeRepeatedKeys(*stack_.back());
+    stack_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) {
+    stack_.push_back(Put(Json::array()));
+    return true;
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return true;
+  }
+  template <typename Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) {
+    throw e;  // as ordered_json::parse does, the exception of its own type
+  }
+
+ private:
+  // Stores a value where the text puts it; the stored value's address stays
+  // put until it is closed (only the innermost open container grows).
+  Json* Put(Json v) {
+    if (stack_.empty()) {
+      *root_ = std::move(v);
+      return root_;
+    }
+    Json& top = *stack_.back();
+    if (top.is_array()) {
+      top.push_back(std::move(v));
+      return &top.back();
+    }
+    *member_ = std::move(v);
+    return member_;
+  }
+
+  Json* root_;
+  std::vector<Json*> stack_;
+  Json* member_ = nullptr;
+};
 
 // Rewrites every string and key that is not valid UTF-8. Iterative: the
 // value may come from anywhere.
@@ -34,8 +147,10 @@ bool FixStrings(Json* root) {
       if (bad_key) {
         Json fixed = Json::object();
         for (auto it = v->begin(); it != v->end(); ++it) {
-          fixed[ValidUtf8(it.key())] = std::move(it.value());
+          AppendNewKey(fixed, ValidUtf8(it.key()), std::move(it.value()));
         }
+        // An escaped key may spell one that was there already.
+        MergeRepeatedKeys(fixed);
         *v = std::move(fixed);
         changed = true;
       }
@@ -61,6 +176,17 @@ std::string Snippet(const J& value) {
 }
 
 }  // namespace
+
+void AppendNewKey(Json& object, std::string key, Json value) {
+  MembersOf(object).emplace_back(std::move(key), std::move(value));
+}
+
+Json ParseOrderedJson(std::string_view text) {
+  Json root;
+  OrderedBuilder builder(&root);
+  Json::sax_parse(text.begin(), text.end(), &builder);
+  return root;
+}
 
 std::string DumpJson(const Json& value) {
   try {

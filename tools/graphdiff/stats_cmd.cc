@@ -59,6 +59,9 @@ int RunStats(const StatsArgs& args) {
   std::string text = args.format == "json"
                          ? StatsToJson(report)
                          : RenderStatsText(report, args.top) + notes;
+  // A dump of symbolic_trace graphs has an op a module call: a million map
+  // entries to free one by one.
+  KeepUntilExit(std::move(report));
   absl::Status st = WriteOutput(args.output, text);
   return st.ok() ? kExitSame : Fail(st);
 }
