@@ -3,6 +3,7 @@
 // One test group per finding family, on small graphs built in code, plus the
 // no-false-alarm property on renumbered and reordered copies.
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -153,6 +154,26 @@ TEST(AnalyzeSizeDelta, EveryAddedNodeAccountedForByOp) {
   EXPECT_EQ(r->pairs[0].op_delta.at("aten::expand"), 2);
   EXPECT_EQ(r->pairs[0].op_delta.at("prim::Constant"), 2);
   EXPECT_EQ(r->pairs[0].right_only.size(), 4u);
+}
+
+// op_delta merges the two sorted histograms: ops on one side only, ops whose
+// count changed, and none whose count stayed.
+TEST(AnalyzeSizeDelta, OpDeltaHasEveryChangedCountAndNoOther) {
+  auto chain = [](const std::vector<std::string>& ops) {
+    GraphBuilder b(GraphKind::kIr, "ir.txt");
+    uint32_t x = b.Input("f32[4]");
+    for (const std::string& op : ops) x = b.Op(op, {x}, "f32[4]");
+    b.Output(x);
+    return b.Build();
+  };
+  absl::StatusOr<DiffResult> r =
+      DiffGraphs(chain({"aten::abs", "aten::relu", "aten::relu", "aten::tanh", "aten::zeta"}),
+                 chain({"aten::add", "aten::relu", "aten::tanh", "aten::tanh", "aten::zeta"}));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->pairs.size(), 1u);
+  const std::map<std::string, int64_t> want = {
+      {"aten::abs", -1}, {"aten::add", 1}, {"aten::relu", -1}, {"aten::tanh", 1}};
+  EXPECT_EQ(r->pairs[0].op_delta, want);
 }
 
 TEST(AnalyzeClones, CloneNodesAdded) {

@@ -11,6 +11,7 @@
 
 #include "analyze/analyze.h"
 #include "fmt/format.h"
+#include "util/str_id_map.h"
 
 namespace graphdiff::analyze {
 namespace {
@@ -42,10 +43,16 @@ void CountCalleeOps(std::string_view ops, int64_t* total, std::map<std::string, 
   }
 }
 
-// Collectives a node performs: itself, or inside what it calls.
-int64_t NodeCollectives(const Graph& g, const Node& n, std::map<std::string, int64_t>* counts) {
+// Collectives a node performs: itself, or inside what it calls. `known`
+// caches, per op id, whether the op is one (-1 not asked yet): a
+// symbolic_trace graph has an op per module call, and asking by name reads
+// each of them again and overflows the name memo of FactsOf.
+int64_t NodeCollectives(const Graph& g, const Node& n, StrIdMap<int8_t>* known,
+                        std::map<std::string, int64_t>* counts) {
   int64_t total = 0;
-  std::string_view kind = CollectiveKind(g.str(n.op));
+  int8_t& is_collective = (*known)[n.op];
+  if (is_collective < 0) is_collective = !CollectiveKind(g.str(n.op)).empty();
+  std::string_view kind = is_collective ? CollectiveKind(g.str(n.op)) : std::string_view();
   if (!kind.empty()) {
     ++(*counts)[std::string(kind)];
     ++total;
@@ -62,8 +69,9 @@ void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
   using PerNode = std::vector<std::pair<uint32_t, std::map<std::string, int64_t>>>;
   auto collect = [](const Graph& g, PerNode* per) {
     std::map<std::string, int64_t> m;
+    StrIdMap<int8_t> known(g, -1);
     for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-      if (NodeCollectives(g, g.nodes[i], &m) > 0) {
+      if (NodeCollectives(g, g.nodes[i], &known, &m) > 0) {
         per->emplace_back(i, std::move(m));
         m.clear();
       }

@@ -135,11 +135,20 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
   d.right_inputs = r.inputs.size();
   d.left_outputs = l.outputs.size();
   d.right_outputs = r.outputs.size();
-  std::map<std::string, int64_t> delta;
-  for (const auto& [op, n] : ls.ops) delta[op] -= static_cast<int64_t>(n);
-  for (const auto& [op, n] : rs.ops) delta[op] += static_cast<int64_t>(n);
-  for (const auto& [op, n] : delta) {
-    if (n != 0) d.op_delta[op] = n;
+  // Both histograms are sorted: merged in one pass, each entry placed at the
+  // end. (A symbolic_trace graph has an op per module call, a million.)
+  auto li = ls.ops.begin(), ri = rs.ops.begin();
+  while (li != ls.ops.end() || ri != rs.ops.end()) {
+    const int order = li == ls.ops.end()   ? 1
+                      : ri == rs.ops.end() ? -1
+                                           : li->first.compare(ri->first);
+    const bool take_left = order <= 0, take_right = order >= 0;
+    const std::string& op = take_left ? li->first : ri->first;
+    const int64_t n = (take_right ? static_cast<int64_t>(ri->second) : 0) -
+                      (take_left ? static_cast<int64_t>(li->second) : 0);
+    if (n != 0) d.op_delta.emplace_hint(d.op_delta.end(), op, n);
+    if (take_left) ++li;
+    if (take_right) ++ri;
   }
   d.matched_outputs = alignment.matched_outputs.size();
   for (uint32_t i : alignment.left_only) {
