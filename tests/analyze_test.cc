@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/analyze.h"
 #include "gmock/gmock.h"
 #include "graphdiff/diff.h"
 #include "gtest/gtest.h"
@@ -174,6 +175,22 @@ TEST(AnalyzeSizeDelta, OpDeltaHasEveryChangedCountAndNoOther) {
   const std::map<std::string, int64_t> want = {
       {"aten::abs", -1}, {"aten::add", 1}, {"aten::relu", -1}, {"aten::tanh", 1}};
   EXPECT_EQ(r->pairs[0].op_delta, want);
+}
+
+// The op spellings of collectives across formats; a dotted module path is
+// never one, whatever its last part.
+TEST(AnalyzeCollectiveKind, SpellingsAcrossFormats) {
+  EXPECT_EQ(analyze::CollectiveKind("_c10d_functional::all_reduce"), "all-reduce");
+  EXPECT_EQ(analyze::CollectiveKind("hlo::all-reduce-start"), "all-reduce");
+  EXPECT_EQ(analyze::CollectiveKind("hlo::all-reduce-done"), "");
+  EXPECT_EQ(analyze::CollectiveKind("xla::cross_replica_sum"), "all-reduce");
+  EXPECT_EQ(analyze::CollectiveKind("hlo::all-gather"), "all-gather");
+  EXPECT_EQ(analyze::CollectiveKind("c10d::broadcast_"), "broadcast (c10d)");
+  EXPECT_EQ(analyze::CollectiveKind("hlo::broadcast"), "");
+  EXPECT_EQ(analyze::CollectiveKind("module::all_reduce"), "all-reduce");
+  EXPECT_EQ(analyze::CollectiveKind("module::layers.0.all_reduce"), "");
+  EXPECT_EQ(analyze::CollectiveKind("module::features.denseblock1.denselayer1.norm1"), "");
+  EXPECT_EQ(analyze::CollectiveKind("aten::add"), "");
 }
 
 TEST(AnalyzeClones, CloneNodesAdded) {

@@ -258,7 +258,13 @@ const OpFacts& FactsOf(std::string_view op) {
 
 bool HasSideEffects(std::string_view op) { return FactsOf(op).side_effects; }
 
-std::string_view CollectiveKind(std::string_view op) { return FactsOf(op).collective; }
+std::string_view CollectiveKind(std::string_view op) {
+  // No collective's word has a '.', and the word keeps any '.' of the op's
+  // last part: a module call (`module::layers.3.attn`) is answered without
+  // the memo, which a symbolic_trace graph, an op per module, overflows.
+  if (ShortOp(op).find('.') != std::string_view::npos) return "";
+  return FactsOf(op).collective;
+}
 
 bool IsProvenanceKey(std::string_view key) {
   return key == "NodeType" || key == "xla_shape" || key == "location" || key == "scope" ||
