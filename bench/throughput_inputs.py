@@ -13,6 +13,10 @@ Writes, under OUT:
   fx_typed_left.txt, fx_typed_right.txt
                                the same from the typed torch 2.x fixture
                                (fixtures/fx/print_readable_v2_0.py)
+  fx_module_left.txt, fx_module_right.txt
+                               the same from the largest symbolic_trace graph
+                               (module calls), each copy calling its own
+                               modules: an op per node
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
   metrics.txt                  metrics reports one after another, about
@@ -70,7 +74,8 @@ PLANTS = {
     "ir": [("aten::add(", "aten::sub("), ("aten::mul(", "aten::div("),
            ("aten::relu(", "aten::gelu(")],
     "fx": [("aten.add.Tensor", "aten.sub.Tensor"), ("aten.mul.Tensor", "aten.div.Tensor"),
-           ("aten.relu.default", "aten.gelu.default"), ("torch.relu", "torch.sigmoid")],
+           ("aten.relu.default", "aten.gelu.default"), ("torch.relu", "torch.sigmoid"),
+           ("torch.cat(", "torch.stack(")],
     "hlo": [(" add(", " subtract("), (" multiply(", " divide("), (" maximum(", " minimum(")],
 }
 
@@ -100,11 +105,13 @@ def replicate(parts, graphdiff, target, left_path, right_path, kind):
     return copies * per
 
 
-def one_fx_graph(text, graphdiff, target, left_path, right_path):
+def one_fx_graph(text, graphdiff, target, left_path, right_path, modules=False):
     """One FX graph of about `target` nodes from the body of `text`, repeated
     with each copy's values renamed (`relu` -> `relu_c7`): one forward as long
-    as a model with that many blocks. The right side gets a planted change in
-    three of the copies."""
+    as a model with that many blocks. With `modules`, each copy also calls
+    modules of its own (`self.features.conv0` -> `self.features_c7.conv0`),
+    as a symbolic_trace of a deep model does: an op per module call. The
+    right side gets a planted change in three of the copies."""
     lines = text.split("\n")
     d = next(i for i, l in enumerate(lines) if l.lstrip().startswith("def forward"))
     body, ret = [], None
@@ -120,8 +127,11 @@ def one_fx_graph(text, graphdiff, target, left_path, right_path):
     def rename(line, copy):
         if copy == 0:
             return line
-        return ident.sub(lambda m: m.group(0) + "_c%d" % copy if m.group(0) in bound else m.group(0),
+        line = ident.sub(lambda m: m.group(0) + "_c%d" % copy if m.group(0) in bound else m.group(0),
                          line)
+        if modules:
+            line = re.sub(r"\bself\.(\w+)", lambda m: "self.%s_c%d" % (m.group(1), copy), line)
+        return line
     # Nodes a copy adds: two copies less one (the signature's inputs are shared).
     probe = left_path + ".probe"
     counts = []
@@ -171,6 +181,13 @@ def main():
     n_fx_typed = one_fx_graph(read(os.path.join(testdata, "fixtures", "fx", "print_readable_v2_0.py")),
                               graphdiff, target, os.path.join(out, "fx_typed_left.txt"),
                               os.path.join(out, "fx_typed_right.txt"))
+    # A symbolic_trace graph calls modules, each its own op: DenseNet-121's,
+    # the largest, with every copy's modules renamed.
+    symbolic = [os.path.join(gen, m, "fx_symbolic_trace.txt") for m in models
+                if os.path.exists(os.path.join(gen, m, "fx_symbolic_trace.txt"))]
+    n_fx_module = one_fx_graph(read(max(symbolic, key=os.path.getsize)), graphdiff, target,
+                               os.path.join(out, "fx_module_left.txt"),
+                               os.path.join(out, "fx_module_right.txt"), modules=True)
     n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),
                       os.path.join(out, "hlo_right.txt"), "hlo")
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
@@ -208,9 +225,9 @@ def main():
         write(os.path.join(out, "dir_left", rel), text)
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
-    print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, HLO {} nodes, "
-          "save file {} nodes, {} files per directory".format(n_fx, n_fx_one, n_fx_typed, n_hlo,
-                                                              n_save, files))
+    print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
+          "of module calls {} nodes, HLO {} nodes, save file {} nodes, {} files per "
+          "directory".format(n_fx, n_fx_one, n_fx_typed, n_fx_module, n_hlo, n_save, files))
 
 
 if __name__ == "__main__":

@@ -119,11 +119,13 @@ compare "IR, one graph" "$work/ir_left.txt" "$work/ir_right.txt"
 compare "FX, graphs one after another" "$work/fx_left.txt" "$work/fx_right.txt"
 compare "FX, one graph" "$work/fx_one_left.txt" "$work/fx_one_right.txt"
 compare "FX, one typed graph (torch 2.x)" "$work/fx_typed_left.txt" "$work/fx_typed_right.txt"
+compare "FX, one graph of module calls (symbolic_trace)" "$work/fx_module_left.txt" "$work/fx_module_right.txt"
 compare "HLO, modules one after another" "$work/hlo_left.txt" "$work/hlo_right.txt"
 compare "directory of $files graph files" "$work/dir_left" "$work/dir_right"
 
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
-for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt fx_typed_left.txt hlo_left.txt metrics.txt; do
+for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt fx_typed_left.txt fx_module_left.txt hlo_left.txt \
+    metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"
