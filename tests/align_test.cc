@@ -453,6 +453,17 @@ TEST(AlignModuleClassTest, NamesMapToOps) {
   EXPECT_EQ(ModuleOpFromName("features.3.conv.0.1"), "");
   EXPECT_EQ(ModuleOpFromName("classifier.0"), "");
   EXPECT_EQ(ModuleOpFromName("getattr_L__self___features___3___conv___0___1"), "");
+  // The op's own "module" prefix is no token of the name; a name that is
+  // nothing else says nothing. Case and trailing punctuation do not matter.
+  EXPECT_EQ(ModuleOpFromName("module::features.denseblock1.denselayer1.norm1"),
+            "aten::batch_norm");
+  EXPECT_EQ(ModuleOpFromName("module::layers"), "");
+  EXPECT_EQ(ModuleOpFromName("modulelist"), "");
+  EXPECT_EQ(ModuleOpFromName("Layer2.0.DownSample.1"), "aten::batch_norm");
+  EXPECT_EQ(ModuleOpFromName("layer2.0.downsample.2"), "");
+  EXPECT_EQ(ModuleOpFromName("encoder.FC2."), "aten::linear");
+  EXPECT_EQ(ModuleOpFromName(""), "");
+  EXPECT_EQ(ModuleOpFromName("._."), "");
 }
 
 // The matchers one at a time, on a shared State.

@@ -118,49 +118,51 @@ std::optional<bool> ModuleHoldsParameters(std::string_view module_op) {
 }
 
 std::string_view ModuleOpFromName(std::string_view path) {
-  // Tokens split at '.', '_' and other punctuation; "L", "self", "getattr"
-  // are Dynamo's spelling of the access path, not part of the name.
-  std::vector<std::string> tokens;
-  std::string cur;
-  for (char c : path) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (!cur.empty()) {
-      tokens.push_back(std::move(cur));
-      cur.clear();
-    }
-  }
-  if (!cur.empty()) tokens.push_back(std::move(cur));
-  if (!tokens.empty() && tokens[0].rfind("module", 0) == 0) tokens.erase(tokens.begin());
-  // Sequential children are numbered: `downsample.0` is the conv of a
-  // ResNet shortcut, `downsample.1` its batch norm.
-  auto numeric = [](const std::string& t) {
-    return !t.empty() && std::isdigit(static_cast<unsigned char>(t[0]));
+  // Tokens are the runs of letters and digits, compared lowercased; "L",
+  // "self", "getattr" are Dynamo's spelling of the access path, and a first
+  // token starting with "module" (the op's own prefix) is not part of the
+  // name. Only the last token, or the one before a trailing number, can
+  // speak for the module, so they are found from the end, without
+  // splitting the path: a symbolic_trace graph asks for every module call.
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  auto token_before = [&](size_t end, size_t* begin) {
+    while (end > 0 && !alnum(path[end - 1])) --end;
+    size_t b = end;
+    while (b > 0 && alnum(path[b - 1])) --b;
+    *begin = b;
+    return end;
   };
-  // A numbered child of anything else is a position in a Sequential
-  // (`features.3.conv.0.1` is MobileNetV2's batch norm, `classifier.0`
-  // a Dropout): the words before the number name the container, not the
-  // module, so the name says nothing.
-  if (!tokens.empty() && numeric(tokens.back())) {
-    const size_t i = tokens.size() - 1;
-    if (i > 0 && tokens[i - 1] == "downsample") {
-      if (tokens[i] == "0") return "aten::convolution";
-      if (tokens[i] == "1") return "aten::batch_norm";
+  auto lower = [](std::string_view t) {
+    std::string out(t);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  size_t begin = 0;
+  const size_t end = token_before(path.size(), &begin);
+  if (begin == end) return {};
+  const std::string last = lower(path.substr(begin, end - begin));
+  size_t first_begin = 0;
+  const bool first = token_before(begin, &first_begin) == first_begin;  // no token before
+  if (first && last.rfind("module", 0) == 0) return {};
+  if (std::isdigit(static_cast<unsigned char>(last[0]))) {
+    // Sequential children are numbered: `downsample.0` is the conv of a
+    // ResNet shortcut, `downsample.1` its batch norm. A numbered child of
+    // anything else is a position in a Sequential (`features.3.conv.0.1`
+    // is MobileNetV2's batch norm, `classifier.0` a Dropout): the words
+    // before the number name the container, not the module, so the name
+    // says nothing.
+    size_t prev_begin = 0;
+    const size_t prev_end = token_before(begin, &prev_begin);
+    if (prev_begin != prev_end && lower(path.substr(prev_begin, prev_end - prev_begin)) ==
+                                      "downsample") {
+      if (last == "0") return "aten::convolution";
+      if (last == "1") return "aten::batch_norm";
     }
     return {};
   }
-  for (size_t i = tokens.size(); i-- > 0;) {
-    if (numeric(tokens[i])) continue;
-    std::string word = tokens[i];
-    while (!word.empty() && std::isdigit(static_cast<unsigned char>(word.back()))) {
-      word.pop_back();
-    }
-    if (word.empty()) continue;
-    std::string_view op = Lookup(word);
-    if (!op.empty()) return op;
-    return {};  // only the last named token speaks for the module
-  }
-  return {};
+  std::string word = last;
+  while (std::isdigit(static_cast<unsigned char>(word.back()))) word.pop_back();
+  return Lookup(word);
 }
 
 }  // namespace graphdiff::align
