@@ -188,6 +188,23 @@ TEST(StringPool, SharedPoolsCopyOnWriteOnceSealed) {
   EXPECT_TRUE(copy.Find("y").empty());
 }
 
+// A hint only: asked of a pool in every state, it changes nothing.
+TEST(StringPool, PrefetchInternChangesNothing) {
+  StringPool p;
+  p.PrefetchIntern("module::layers.0.conv");  // no lookup table yet
+  p.PrefetchIntern("");
+  const StrId a = p.Intern("module::layers.0.conv");
+  p.PrefetchIntern("module::layers.0.conv");
+  p.PrefetchIntern("layers.1.conv");
+  EXPECT_EQ(p.Intern("module::layers.0.conv"), a);
+  const StrId b = p.Intern("layers.1.conv");
+  EXPECT_NE(a, b);
+  p.ShrinkToFit();  // drops the table
+  p.PrefetchIntern("layers.1.conv");
+  EXPECT_EQ(p.Intern("layers.1.conv"), b);
+  EXPECT_EQ(p.size(), 3u);  // the empty string and two more
+}
+
 TEST(StringPool, HashSpreadsShortAndLongStrings) {
   StringViewHash h;
   EXPECT_NE(h("%1"), h("%2"));

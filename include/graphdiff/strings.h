@@ -87,6 +87,11 @@ class StringPool {
     (void)id;
 #endif
   }
+  // Starts fetching the lookup-table slot Intern(s) reads first, for a
+  // caller about to intern several strings no earlier call brought into
+  // cache (the op, raw op and target of a module call): their misses then
+  // overlap instead of queueing.
+  void PrefetchIntern(std::string_view s) const;
   // Strings held, counting those of every graph that shares the pool: ids
   // are below it. An array indexed by id, made for each graph, should not
   // be sized by it alone: for 10^5 graphs sharing one pool, that is

@@ -179,6 +179,16 @@ void StringPool::Rep::EnsureTable() {
   Grow(capacity);
 }
 
+void StringPool::PrefetchIntern(std::string_view s) const {
+#if defined(__GNUC__)
+  const Rep& r = *rep_;
+  if (s.empty() || r.slots.empty()) return;
+  __builtin_prefetch(r.slots.data() + (TagOf(s) & (r.slots.size() - 1)));
+#else
+  (void)s;
+#endif
+}
+
 StrId StringPool::Intern(std::string_view s) {
   if (s.empty()) return StrId{};
   Rep& r = Writable();

@@ -1044,8 +1044,13 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   if (!(callee.kind == FxExprKind::kName && callee.text == "self") && maybe_module &&
       ModulePath(call.a, &path_)) {
     scratch_.assign("module::").append(path_);
-    n = NewNode(name, NodeKind::kModuleCall, scratch_, SourceSpan(callee.first, callee.last),
-                {}, line);
+    // A deep model's modules are each called once: three strings new to
+    // the pool, three lookups that miss the caches. Asked for together.
+    const std::string_view raw = SourceSpan(callee.first, callee.last);
+    g_.strings.PrefetchIntern(scratch_);
+    g_.strings.PrefetchIntern(raw);
+    g_.strings.PrefetchIntern(path_);
+    n = NewNode(name, NodeKind::kModuleCall, scratch_, raw, {}, line);
     g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.Find(parts[0]) == nullptr)) {
