@@ -202,6 +202,17 @@ TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
   EXPECT_EQ(Attr(g, Find(g, "c3"), "target"), "layer1.0.conv1");
   EXPECT_EQ(Attr(g, Find(g, "c4"), "target"), "conv1");
   EXPECT_EQ(Attr(g, Find(g, "layer_0"), "target"), "layer.0");
+  // A module called again keeps the target's id, as an interned string
+  // would (duplicate-subgraph fingerprints compare ids).
+  auto target_id = [&](const char* name) {
+    for (const graphdiff::Attr& a : Find(g, name)->attrs) {
+      if (g.str(a.key) == "target") return a.value;
+    }
+    return StrId{};
+  };
+  EXPECT_EQ(target_id("c1"), target_id("c4"));
+  EXPECT_EQ(target_id("c2"), target_id("c3"));
+  EXPECT_NE(target_id("c1"), target_id("c2"));
   const Node* p = Find(g, "p");
   EXPECT_EQ(p->kind, NodeKind::kGetAttr);
   EXPECT_EQ(g.str(p->op), "fx::get_attr");

@@ -205,6 +205,41 @@ TEST(StringPool, PrefetchInternChangesNothing) {
   EXPECT_EQ(p.size(), 3u);  // the empty string and two more
 }
 
+// A suffix shares its string's bytes, wherever the string is stored, and
+// keeps them through sealing and copying.
+TEST(StringPool, AddSuffixSharesTheBytes) {
+  StringPool p;
+  const StrId op = p.Intern("module::layer1.0.conv1");
+  const size_t bytes = p.bytes();
+  const StrId target = p.AddSuffix(op, 8);
+  EXPECT_EQ(p.Get(target), "layer1.0.conv1");
+  EXPECT_EQ(p.Get(target).data(), p.Get(op).data() + 8);
+  EXPECT_EQ(p.bytes(), bytes);
+  EXPECT_EQ(p.AddSuffix(op, 22), StrId{});  // at the end: empty
+  EXPECT_EQ(p.AddSuffix(op, 40), StrId{});
+  EXPECT_EQ(p.AddSuffix(StrId{}, 0), StrId{});
+  // Not looked up: interning the same text makes another id.
+  EXPECT_NE(p.Intern("layer1.0.conv1"), target);
+  // A long string sits in a chunk of its own; a suffix past 64 KB of it is
+  // copied rather than packed.
+  std::string long_text(100000, 'a');
+  long_text += "tail";
+  const StrId long_id = p.Add(long_text);
+  const StrId near = p.AddSuffix(long_id, 10);
+  const StrId far = p.AddSuffix(long_id, long_text.size() - 4);
+  EXPECT_EQ(p.Get(near), long_text.substr(10));
+  EXPECT_EQ(p.Get(near).data(), p.Get(long_id).data() + 10);
+  EXPECT_EQ(p.Get(far), "tail");
+  p.ShrinkToFit();
+  EXPECT_EQ(p.Get(target), "layer1.0.conv1");
+  EXPECT_EQ(p.Get(near), long_text.substr(10));
+  StringPool copy = p;
+  copy.Add("more");  // copied on write: every string stored again
+  EXPECT_EQ(copy.Get(target), "layer1.0.conv1");
+  EXPECT_EQ(copy.Get(far), "tail");
+  EXPECT_EQ(copy.Get(op), "module::layer1.0.conv1");
+}
+
 TEST(StringPool, HashSpreadsShortAndLongStrings) {
   StringViewHash h;
   EXPECT_NE(h("%1"), h("%2"));

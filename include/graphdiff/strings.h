@@ -74,6 +74,12 @@ class StringPool {
   // checks): a million of them cost a million hash-table cache misses
   // otherwise. Intern() of an equal string later gives another id.
   StrId Add(std::string_view s);
+  // Stores the end of string `of`, from byte `pos` on, as a new string, as
+  // Add() does, but sharing `of`'s bytes instead of copying them: an FX
+  // module call's target (`layer1.0.conv1`) is the end of its op
+  // (`module::layer1.0.conv1`), and a deep model has a million of them.
+  // The empty string when `pos` is at or past the end.
+  StrId AddSuffix(StrId of, size_t pos);
   // Returns the id of `s` if it was interned, or an empty StrId.
   StrId Find(std::string_view s) const;
   std::string_view Get(StrId id) const { return rep_->Decode(rep_->views[id.id]); }

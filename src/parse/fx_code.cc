@@ -1044,14 +1044,33 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   if (!(callee.kind == FxExprKind::kName && callee.text == "self") && maybe_module &&
       ModulePath(call.a, &path_)) {
     scratch_.assign("module::").append(path_);
-    // A deep model's modules are each called once: three strings new to
-    // the pool, three lookups that miss the caches. Asked for together.
+    // A deep model's modules are each called once: strings new to the pool,
+    // lookups that miss the caches. Asked for together.
     const std::string_view raw = SourceSpan(callee.first, callee.last);
     g_.strings.PrefetchIntern(scratch_);
     g_.strings.PrefetchIntern(raw);
-    g_.strings.PrefetchIntern(path_);
-    n = NewNode(name, NodeKind::kModuleCall, scratch_, raw, {}, line);
-    g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
+    // The target is the op's end and shares its bytes. It is stored right
+    // after the op the first time the op is seen, so a module called again
+    // finds it there (checked: the op's text may have come first from
+    // elsewhere) and keeps one id, as an interned target would.
+    constexpr size_t kPrefix = 8;  // "module::"
+    const size_t before = g_.strings.size();
+    const StrId op = g_.intern(scratch_);
+    StrId target;
+    if (op.id >= before) {
+      target = g_.strings.AddSuffix(op, kPrefix);
+    } else {
+      const std::string_view op_text = g_.str(op);
+      const StrId next{op.id + 1};
+      const std::string_view next_text =
+          next.id < g_.strings.size() ? g_.str(next) : std::string_view();
+      target = next_text.data() == op_text.data() + kPrefix &&
+                       next_text.size() == op_text.size() - kPrefix
+                   ? next
+                   : g_.intern(path_);
+    }
+    n = NewNode(name, NodeKind::kModuleCall, {op, g_.intern(raw), StrId{}}, line);
+    g_.nodes[n].attrs.push_back(Attr{target_key_, target});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.Find(parts[0]) == nullptr)) {
     // A graph calls few distinct functions many times: their op, raw op
