@@ -140,9 +140,10 @@ std::string_view ModuleOpFromName(std::string_view path) {
   size_t begin = 0;
   const size_t end = token_before(path.size(), &begin);
   if (begin == end) return {};
-  const std::string last = lower(path.substr(begin, end - begin));
-  size_t first_begin = 0;
-  const bool first = token_before(begin, &first_begin) == first_begin;  // no token before
+  std::string last = lower(path.substr(begin, end - begin));
+  size_t prev_begin = 0;
+  const size_t prev_end = token_before(begin, &prev_begin);
+  const bool first = prev_begin == prev_end;  // no token before the last
   if (first && last.rfind("module", 0) == 0) return {};
   if (std::isdigit(static_cast<unsigned char>(last[0]))) {
     // Sequential children are numbered: `downsample.0` is the conv of a
@@ -151,18 +152,14 @@ std::string_view ModuleOpFromName(std::string_view path) {
     // is MobileNetV2's batch norm, `classifier.0` a Dropout): the words
     // before the number name the container, not the module, so the name
     // says nothing.
-    size_t prev_begin = 0;
-    const size_t prev_end = token_before(begin, &prev_begin);
-    if (prev_begin != prev_end && lower(path.substr(prev_begin, prev_end - prev_begin)) ==
-                                      "downsample") {
+    if (!first && lower(path.substr(prev_begin, prev_end - prev_begin)) == "downsample") {
       if (last == "0") return "aten::convolution";
       if (last == "1") return "aten::batch_norm";
     }
     return {};
   }
-  std::string word = last;
-  while (std::isdigit(static_cast<unsigned char>(word.back()))) word.pop_back();
-  return Lookup(word);
+  while (std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
+  return Lookup(last);
 }
 
 }  // namespace graphdiff::align

@@ -169,14 +169,15 @@ StrId StringPool::Add(std::string_view s) {
 
 StrId StringPool::AddSuffix(StrId of, size_t pos) {
   Rep& r = Writable();
+  const std::string_view text = Get(of);
+  if (pos >= text.size()) return StrId{};
   const uint64_t packed = r.views[of.id];
   const uint64_t length = packed & kLongLength;
   const uint64_t offset = (packed >> kLengthBits) & ((uint64_t{1} << kOffsetBits) - 1);
-  if (pos >= Get(of).size()) return StrId{};
   // A string of 16 MB or more keeps its length before its bytes, and an
   // offset past 16 bits does not fit the packing: those are copied.
   if (length == kLongLength || offset + pos >= (uint64_t{1} << kOffsetBits)) {
-    return Add(Get(of).substr(pos));
+    return Add(text.substr(pos));
   }
   const uint64_t chunk = packed >> (kLengthBits + kOffsetBits) & ((uint64_t{1} << kChunkBits) - 1);
   const auto id = static_cast<uint32_t>(r.views.size());

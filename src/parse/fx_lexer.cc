@@ -14,7 +14,7 @@ constexpr size_t kMaxDepth = 200;
 
 // Byte classes by table lookup: the tokenizer asks for every byte of a
 // dump, and chains of range compares were a measurable share of parsing.
-enum : uint8_t { kNameStart = 1, kDigit = 2, kNameChar = kNameStart | kDigit };
+enum : uint8_t { kNameStart = 1, kDigit = 2 };
 struct ByteClasses {
   uint8_t of[256] = {};
   constexpr ByteClasses() {
@@ -27,7 +27,6 @@ struct ByteClasses {
 constexpr ByteClasses kClasses;
 
 bool IsNameStart(unsigned char c) { return kClasses.of[c] & kNameStart; }
-bool IsNameChar(unsigned char c) { return kClasses.of[c] != 0; }
 bool IsDigit(unsigned char c) { return kClasses.of[c] & kDigit; }
 
 char OpenerOf(char close) {
@@ -67,9 +66,7 @@ size_t NumberLength(std::string_view s) {
   size_t i = 0;
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X' || s[1] == 'b' ||
                                       s[1] == 'B' || s[1] == 'o' || s[1] == 'O')) {
-    i = 2;
-    while (i < s.size() && (IsNameChar(s[i]))) ++i;
-    return i;
+    return NameEnd(s.data(), 2, s.size());
   }
   while (i < s.size() && (IsDigit(s[i]) || s[i] == '_')) ++i;
   if (i < s.size() && s[i] == '.') {
@@ -173,7 +170,7 @@ std::string_view FxLeadingName(std::string_view code) {
 
 bool FxIsProjection(std::string_view code) {
   const size_t n = code.size();
-  auto name_end = [&](size_t i) { return i + FxLeadingName(code.substr(i)).size(); };
+  auto name_end = [&](size_t i) { return NameEnd(code.data(), i, n); };
   size_t i = name_end(0);
   if (i == 0) return false;
   if (i < n && code[i] == ':') {  // `getitem: "f32[8]" = bn[0]`
