@@ -68,7 +68,7 @@ bool Twins(const Graph& h, const std::vector<uint32_t>& uses, uint32_t x, uint32
     }
   }
   for (uint32_t i = 0; i < a.num_results(); ++i) {
-    if (!SameType(a.result(i), b.result(i))) return false;
+    if (!SameType(h.result(a, i), h.result(b, i))) return false;
   }
   return true;
 }
@@ -104,9 +104,9 @@ uint32_t RewireSource(const Graph& block, uint32_t op) {
   const Node& n = block.nodes[op];
   const uint32_t cur = n.operands[0].node;
   const Node& c = block.nodes[cur];
-  if (n.operands[0].output == 0 && c.num_results() > 0 && c.result(0).dtype != DType::kUnknown) {
+  if (n.operands[0].output == 0 && c.num_results() > 0 && block.result(c, 0).dtype != DType::kUnknown) {
     for (uint32_t v = op; v-- > 0;) {
-      if (v != cur && block.nodes[v].num_results() > 0 && SameType(block.nodes[v].result(0), c.result(0))) {
+      if (v != cur && block.nodes[v].num_results() > 0 && SameType(block.result(block.nodes[v], 0), block.result(c, 0))) {
         return v;
       }
     }

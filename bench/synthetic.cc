@@ -59,7 +59,7 @@ class Emitter {
     n.kind = kind;
     n.line = index + 2;
     n.operands = std::move(operands);
-    n.results = std::move(types);
+    g_->SetResults(n, types);
     for (auto& [k, v] : attrs) n.attrs.push_back({g_->intern(k), g_->intern(v)});
     g_->nodes.push_back(std::move(n));
     return index;
@@ -203,6 +203,7 @@ Graph ShuffledCopy(const Graph& g, uint64_t seed, uint32_t perturb_per_million,
   out.name = g.name + "-copy";
   out.source = g.source;
   out.strings = g.strings;
+  out.types = g.types;  // copied nodes keep their ranges
   out.nodes.reserve(n + 16);
   CopyStats local;
   const uint64_t bound = 1000000;
@@ -272,18 +273,19 @@ std::string RenderIrText(const Graph& g) {
   for (uint32_t v = 0; v < g.nodes.size(); ++v) {
     const Node& n = g.nodes[v];
     type.clear();
-    if (n.results.size() > 1) type += '(';
-    for (size_t i = 0; i < n.results.size(); ++i) {
+    const absl::Span<const TensorType> results = g.results(n);
+    if (results.size() > 1) type += '(';
+    for (size_t i = 0; i < results.size(); ++i) {
       if (i) type += ", ";
-      AppendType(n.results[i], &type);
+      AppendType(results[i], &type);
     }
-    if (n.results.size() > 1) type += ')';
-    if (n.results.empty()) type = "f32[]{}";  // an untyped planted node
+    if (results.size() > 1) type += ')';
+    if (results.empty()) type = "f32[]{}";  // an untyped planted node
     fmt::format_to(std::back_inserter(out), "  %{} = {} {}(", v, type, g.str(n.op));
     for (size_t i = 0; i < n.operands.size(); ++i) {
       const ValueRef& r = n.operands[i];
       fmt::format_to(std::back_inserter(out), "{}%{}", i ? ", " : "", r.node);
-      if (g.nodes[r.node].results.size() > 1) fmt::format_to(std::back_inserter(out), ".{}", r.output);
+      if (g.nodes[r.node].type_count > 1) fmt::format_to(std::back_inserter(out), ".{}", r.output);
     }
     fmt::format_to(std::back_inserter(out), "), xla_shape={}", type);
     for (const Attr& a : n.attrs) {

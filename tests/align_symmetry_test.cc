@@ -256,7 +256,7 @@ bool DeadTwins(const Graph& h, const std::vector<uint32_t>& uses, uint32_t x, ui
     }
   }
   for (uint32_t i = 0; i < a.num_results(); ++i) {
-    if (a.result(i).dtype != b.result(i).dtype || a.result(i).dims != b.result(i).dims) return false;
+    if (h.result(a, i).dtype != h.result(b, i).dtype || h.result(a, i).dims != h.result(b, i).dims) return false;
   }
   return true;
 }
@@ -280,17 +280,17 @@ TEST(AlignSymmetryTest, WeightsLeftUnusedByARewireStillPair) {
       if (block.nodes[w].kind == NodeKind::kOp || uses[w] != 1 || block.nodes[w].num_results() != 1) {
         continue;
       }
-      const TensorType& t = block.nodes[w].result(0);
+      const TensorType& t = block.result(block.nodes[w], 0);
       if (t.dtype == DType::kUnknown) continue;
       bool unique = true;
       for (uint32_t u = 0; u < block.nodes.size() && unique; ++u) {
         unique = u == w || block.nodes[u].kind == NodeKind::kOp ||
-                 block.nodes[u].num_results() != 1 || block.nodes[u].result(0).dtype != t.dtype ||
-                 block.nodes[u].result(0).dims != t.dims;
+                 block.nodes[u].num_results() != 1 || block.result(block.nodes[u], 0).dtype != t.dtype ||
+                 block.result(block.nodes[u], 0).dims != t.dims;
       }
       if (!unique) continue;
       for (uint32_t u = v; u-- > 0;) {
-        if (u != w && block.nodes[u].num_results() == 1 && block.nodes[u].result(0).dtype == t.dtype) {
+        if (u != w && block.nodes[u].num_results() == 1 && block.result(block.nodes[u], 0).dtype == t.dtype) {
           reader = v;
           source = u;
           break;

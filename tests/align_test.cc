@@ -246,7 +246,7 @@ TEST(AlignTest, TypeChangeIsReported) {
   Graph g = SmallNet();
   testing::Mutated m = testing::Identity(g);
   uint32_t mean = static_cast<uint32_t>(g.nodes.size() - 1);
-  m.graph.nodes[mean].results = testing::ParseTypes("bf16[4,8]");
+  m.graph.SetResults(m.graph.nodes[mean], testing::ParseTypes("bf16[4,8]"));
   absl::StatusOr<Alignment> a = Align(g, m.graph);
   ASSERT_TRUE(a.ok());
   ExpectMatchesTruth(*a, m);

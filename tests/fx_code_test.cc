@@ -196,7 +196,11 @@ TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
   EXPECT_EQ(c1->kind, NodeKind::kModuleCall);
   EXPECT_EQ(Attr(g, c1, "target"), "conv1");
   EXPECT_EQ(g.str(c1->op), "module::conv1");
-  EXPECT_EQ(g.str(c1->raw_op), "self.L__self___conv1");
+  // The raw op is the callee less `self.`, the target's own string when
+  // the two are one text.
+  EXPECT_EQ(g.str(c1->raw_op), "L__self___conv1");
+  EXPECT_EQ(g.str(Find(g, "c3")->raw_op), "getattr(self.layer1, \"0\").conv1");
+  EXPECT_EQ(g.str(Find(g, "c4")->raw_op), "conv1");
   EXPECT_EQ(Attr(g, Find(g, "c2"), "target"), "layer1.0.conv1");
   EXPECT_EQ(g.str(Find(g, "c2")->op), "module::layer1.0.conv1");
   EXPECT_EQ(Attr(g, Find(g, "c3"), "target"), "layer1.0.conv1");
@@ -212,6 +216,7 @@ TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
   };
   EXPECT_EQ(target_id("c1"), target_id("c4"));
   EXPECT_EQ(target_id("c2"), target_id("c3"));
+  EXPECT_EQ(Find(g, "c4")->raw_op, target_id("c4"));
   EXPECT_NE(target_id("c1"), target_id("c2"));
   const Node* p = Find(g, "p");
   EXPECT_EQ(p->kind, NodeKind::kGetAttr);
@@ -247,7 +252,7 @@ TEST(FxCodeTest, ProjectionsFoldIntoValueRefs) {
   EXPECT_EQ(Find(g, "getitem"), nullptr);
   // Untyped: the three outputs are counted, not held as unknown types.
   EXPECT_EQ(g.nodes[bn].num_results(), 3u);
-  EXPECT_TRUE(g.nodes[bn].results.empty());
+  EXPECT_TRUE(g.results(g.nodes[bn]).empty());
   EXPECT_EQ(g.nodes[bn].num_outputs(), 3u);
   EXPECT_EQ(FormatResults(g, g.nodes[bn]), "(?, ?, ?)");
   EXPECT_EQ(Attr(g, &g.nodes[bn], "arg6"), "1e-05");
@@ -274,28 +279,28 @@ TEST(FxCodeTest, AnnotationsInEveryForm) {
       "    t: \"f32[4, 2][1, 4]cuda:0\" = torch.ops.aten.t.default(a)\n"
       "    return (t,)\n");
   ASSERT_EQ(g.inputs.size(), 6u);
-  const TensorType& a = g.nodes[g.inputs[0]].results.at(0);
+  const TensorType& a = g.results(g.nodes[g.inputs[0]]).at(0);
   EXPECT_EQ(a.dtype, DType::kF32);
   ASSERT_EQ(a.dims.size(), 2u);
   EXPECT_EQ(a.dims[1].value(), 4);
-  const TensorType& b = g.nodes[g.inputs[1]].results.at(0);
+  const TensorType& b = g.results(g.nodes[g.inputs[1]]).at(0);
   EXPECT_EQ(b.dims.size(), 4u);
   EXPECT_EQ(b.strides, (std::vector<int64_t>{147, 49, 7, 1}));
   EXPECT_EQ(g.str(b.device), "cpu");
   const Node& c = g.nodes[g.inputs[2]];
-  EXPECT_EQ(c.results.at(0).dtype, DType::kS64);
-  EXPECT_TRUE(c.results.at(0).rank_known);
-  EXPECT_TRUE(c.results.at(0).dims.empty());
+  EXPECT_EQ(g.results(c).at(0).dtype, DType::kS64);
+  EXPECT_TRUE(g.results(c).at(0).rank_known);
+  EXPECT_TRUE(g.results(c).at(0).dims.empty());
   EXPECT_EQ(Attr(g, &c, "sym"), "s0");
-  const TensorType& d = g.nodes[g.inputs[3]].results.at(0);
+  const TensorType& d = g.results(g.nodes[g.inputs[3]]).at(0);
   EXPECT_EQ(d.dtype, DType::kBF16);
   EXPECT_EQ(d.dims[0].kind(), Dim::Kind::kSymbolic);
   EXPECT_EQ(g.str(d.dims[0].symbol()), "s0");
-  EXPECT_TRUE(g.nodes[g.inputs[4]].results.empty());
-  EXPECT_TRUE(g.nodes[g.inputs[5]].results.at(0).rank_known);
+  EXPECT_TRUE(g.results(g.nodes[g.inputs[4]]).empty());
+  EXPECT_TRUE(g.results(g.nodes[g.inputs[5]]).at(0).rank_known);
   const Node* t = Find(g, "t");
-  EXPECT_EQ(g.str(t->results.at(0).device), "cuda:0");
-  EXPECT_EQ(t->results.at(0).strides, (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(g.str(g.results(*t).at(0).device), "cuda:0");
+  EXPECT_EQ(g.results(*t).at(0).strides, (std::vector<int64_t>{1, 4}));
 }
 
 TEST(FxCodeTest, FramesFromFileComments) {
@@ -347,7 +352,7 @@ TEST(FxCodeTest, PytreeFlattenAndUnflatten) {
   ASSERT_EQ(g.inputs.size(), 3u);
   EXPECT_EQ(g.str(g.nodes[g.inputs[0]].name), "primals_1");
   EXPECT_EQ(g.str(g.nodes[g.inputs[2]].name), "tangents_1");
-  EXPECT_EQ(g.nodes[g.inputs[1]].results.at(0).dims.size(), 1u);
+  EXPECT_EQ(g.results(g.nodes[g.inputs[1]]).at(0).dims.size(), 1u);
   EXPECT_EQ(Find(g, "primals"), nullptr);
   ASSERT_EQ(g.outputs.size(), 1u);
   EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "mul"), 0}));
@@ -397,7 +402,7 @@ TEST(FxCodeTest, LogsWithBannersPrefixesAndManyGraphs) {
   EXPECT_EQ(gs[1].source.first_line, 12u);
   EXPECT_EQ(gs[1].source.record_index, 1u);
   ASSERT_EQ(gs[1].outputs.size(), 1u);
-  EXPECT_EQ(gs[1].nodes[1].results.at(0).dims.size(), 1u);
+  EXPECT_EQ(gs[1].results(gs[1].nodes[1]).at(0).dims.size(), 1u);
 }
 
 TEST(FxCodeTest, NestedSubgraphClassesBecomeGraphs) {
@@ -424,7 +429,7 @@ TEST(FxCodeTest, NestedSubgraphClassesBecomeGraphs) {
   EXPECT_EQ(gs[0].str(call->op), "higher_order::invoke_subgraph");
   EXPECT_EQ(Attr(gs[0], call, "subgraph"), "subgraph_0");
   EXPECT_EQ(Attr(gs[0], call, "arg1"), "'subgraph_0'");
-  EXPECT_EQ(call->results.at(0).dtype, DType::kF32);
+  EXPECT_EQ(gs[0].results(*call).at(0).dtype, DType::kF32);
   EXPECT_EQ(gs[1].nodes.size(), 2u);
   EXPECT_EQ(gs[1].source.first_line, 10u);
 }

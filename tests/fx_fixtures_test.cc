@@ -62,7 +62,7 @@ TEST(FxFixturesTest, AotGraphsLog) {
   EXPECT_EQ(gs[0].inputs.size(), 5u);
   EXPECT_EQ(gs[0].outputs.size(), 3u);
   const Node& sym = gs[0].nodes[gs[0].inputs[3]];
-  EXPECT_EQ(sym.results.at(0).dtype, DType::kS64);
+  EXPECT_EQ(gs[0].results(sym).at(0).dtype, DType::kS64);
   EXPECT_EQ(gs[1].name, "Forward graph 0");
   EXPECT_EQ(gs[1].inputs.size(), 4u);
   EXPECT_EQ(gs[1].outputs.size(), 4u);
@@ -72,7 +72,7 @@ TEST(FxFixturesTest, AotGraphsLog) {
   EXPECT_EQ(gs[2].name, "Backward graph 0");
   EXPECT_EQ(gs[2].inputs.size(), 4u);
   EXPECT_EQ(gs[2].outputs.size(), 2u);
-  const TensorType& le = gs[2].nodes[gs[2].inputs[2]].results.at(0);
+  const TensorType& le = gs[2].results(gs[2].nodes[gs[2].inputs[2]]).at(0);
   EXPECT_EQ(le.dtype, DType::kBool);
   EXPECT_EQ(le.strides, (std::vector<int64_t>{8, 1}));
 }
@@ -95,7 +95,7 @@ TEST(FxFixturesTest, PrintReadableV20) {
   EXPECT_EQ(gs[0].name, "<lambda>");
   EXPECT_EQ(gs[0].inputs.size(), 4u);
   EXPECT_EQ(gs[0].outputs.size(), 5u);
-  EXPECT_EQ(gs[0].nodes[gs[0].inputs[0]].results.at(0).dims.size(), 2u);
+  EXPECT_EQ(gs[0].results(gs[0].nodes[gs[0].inputs[0]]).at(0).dims.size(), 2u);
 }
 
 TEST(FxFixturesTest, InvokeSubgraph) {

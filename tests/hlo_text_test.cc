@@ -152,17 +152,17 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
                                         {"callee_ops",
                                          "1 add, 1 broadcast, 1 constant, 1 maximum, "
                                          "1 reduce-window, 1 transpose"}}));
-  ASSERT_EQ(fusion.results.size(), 1u);
-  EXPECT_EQ(FormatType(g, fusion.results[0]).substr(0, 20), "f32[128,10,12,12]");
-  EXPECT_EQ(g.str(fusion.results[0].layout), "{3,2,1,0}");
+  ASSERT_EQ(g.results(fusion).size(), 1u);
+  EXPECT_EQ(FormatType(g, g.results(fusion)[0]).substr(0, 20), "f32[128,10,12,12]");
+  EXPECT_EQ(g.str(g.results(fusion)[0].layout), "{3,2,1,0}");
 
-  EXPECT_EQ(g.str(Find(g, "p3.4")->results[0].layout), "{1,0:T(8,128)}");
+  EXPECT_EQ(g.str(g.results(*Find(g, "p3.4"))[0].layout), "{1,0:T(8,128)}");
   const Node* p5 = Find(g, "p5.6");
-  ASSERT_EQ(p5->results[0].dims.size(), 4u);
-  EXPECT_EQ(p5->results[0].dims[0].kind(), Dim::Kind::kBounded);
-  EXPECT_EQ(p5->results[0].dims[0].value(), 4);
-  EXPECT_EQ(p5->results[0].dims[1].kind(), Dim::Kind::kUnknown);
-  EXPECT_EQ(Find(g, "p4.5")->results[0].dtype, DType::kBool);
+  ASSERT_EQ(g.results(*p5)[0].dims.size(), 4u);
+  EXPECT_EQ(g.results(*p5)[0].dims[0].kind(), Dim::Kind::kBounded);
+  EXPECT_EQ(g.results(*p5)[0].dims[0].value(), 4);
+  EXPECT_EQ(g.results(*p5)[0].dims[1].kind(), Dim::Kind::kUnknown);
+  EXPECT_EQ(g.results(*Find(g, "p4.5"))[0].dtype, DType::kBool);
 
   const Node* c = Find(g, "constant.20");
   EXPECT_EQ(c->kind, NodeKind::kConstant);
@@ -178,9 +178,9 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
                       {"callee_ops", "1 add"}}));
   const Node* tuple22 = Find(g, "tuple.22");
   EXPECT_EQ(tuple22->operands, (std::vector<ValueRef>{{3, 0}, {8, 0}}));
-  ASSERT_EQ(tuple22->results.size(), 2u);
-  EXPECT_EQ(tuple22->results[0].dtype, DType::kS64);
-  EXPECT_EQ(tuple22->results[1].dtype, DType::kF32);
+  ASSERT_EQ(g.results(*tuple22).size(), 2u);
+  EXPECT_EQ(g.results(*tuple22)[0].dtype, DType::kS64);
+  EXPECT_EQ(g.results(*tuple22)[1].dtype, DType::kF32);
 
   EXPECT_EQ(Attrs(g, *Find(g, "while.23")),
             (AttrList{{"condition", "while_cond"},
@@ -202,7 +202,7 @@ TEST(HloParse, LongFormWithFusionsLoopsAndMetadata) {
   EXPECT_EQ(Attrs(g, *Find(g, "conv.27")),
             (AttrList{{"window", "{size=3x3 pad=1_1x1_1}"},
                       {"dim_labels", "bf01_oi01->bf01"}}));
-  EXPECT_EQ(Find(g, "tuple.30")->results.size(), 3u);
+  EXPECT_EQ(g.results(*Find(g, "tuple.30")).size(), 3u);
 }
 
 TEST(HloParse, ShortFormIsSortedTopologicallyWithTextOrderTieBreak) {

@@ -75,22 +75,22 @@ TEST(IrTextTest, XlaFlavourNodesTypesAndOperands) {
 
   // Tuple results: one TensorType per element, layouts kept.
   const Node& bn = g.nodes[4];
-  ASSERT_EQ(bn.results.size(), 4u);
-  EXPECT_EQ(bn.results[0].dtype, DType::kF32);
-  EXPECT_TRUE(bn.results[0].rank_known);
-  ASSERT_EQ(bn.results[0].dims.size(), 2u);
-  EXPECT_EQ(bn.results[0].dims[0].value(), 4);
-  EXPECT_EQ(bn.results[0].dims[1].value(), 64);
-  EXPECT_EQ(g.str(bn.results[0].layout), "{1,0}");
-  EXPECT_EQ(g.str(bn.results[3].layout), "{0}");
+  ASSERT_EQ(g.results(bn).size(), 4u);
+  EXPECT_EQ(g.results(bn)[0].dtype, DType::kF32);
+  EXPECT_TRUE(g.results(bn)[0].rank_known);
+  ASSERT_EQ(g.results(bn)[0].dims.size(), 2u);
+  EXPECT_EQ(g.results(bn)[0].dims[0].value(), 4);
+  EXPECT_EQ(g.results(bn)[0].dims[1].value(), 64);
+  EXPECT_EQ(g.str(g.results(bn)[0].layout), "{1,0}");
+  EXPECT_EQ(g.str(g.results(bn)[3].layout), "{0}");
   EXPECT_EQ(bn.operands.size(), 5u);
   EXPECT_EQ(bn.operands[0], (ValueRef{2, 0}));
   EXPECT_EQ(bn.operands[1], (ValueRef{3, 0}));
 
   // Scalars: rank known, no dims.
-  ASSERT_EQ(g.nodes[0].results.size(), 1u);
-  EXPECT_TRUE(g.nodes[0].results[0].rank_known);
-  EXPECT_TRUE(g.nodes[0].results[0].dims.empty());
+  ASSERT_EQ(g.results(g.nodes[0]).size(), 1u);
+  EXPECT_TRUE(g.results(g.nodes[0])[0].rank_known);
+  EXPECT_TRUE(g.results(g.nodes[0])[0].dims.empty());
 
   // `%13.0` and `%13.3` are outputs of %13.
   EXPECT_THAT(g.nodes[5].operands, ElementsAre(ValueRef{4, 0}));
@@ -132,19 +132,19 @@ TEST(IrTextTest, LtcFlavourListsEmptyResultsAndSpacedValues) {
   EXPECT_EQ(g.nodes[0].kind, NodeKind::kInput);
   EXPECT_EQ(g.str(g.nodes[0].op), "lazy_tensors::device_data");
   EXPECT_THAT(g.inputs, ElementsAre(0u));
-  ASSERT_EQ(g.nodes[1].results.size(), 2u);
-  EXPECT_EQ(g.nodes[1].results[0].dtype, DType::kF32);
-  EXPECT_EQ(g.nodes[1].results[1].dtype, DType::kS64);
-  EXPECT_TRUE(g.nodes[1].results[1].layout.empty());
+  ASSERT_EQ(g.results(g.nodes[1]).size(), 2u);
+  EXPECT_EQ(g.results(g.nodes[1])[0].dtype, DType::kF32);
+  EXPECT_EQ(g.results(g.nodes[1])[1].dtype, DType::kS64);
+  EXPECT_TRUE(g.results(g.nodes[1])[1].layout.empty());
   EXPECT_THAT(g.nodes[2].operands, ElementsAre(ValueRef{1, 0}, ValueRef{1, 1}));
-  EXPECT_TRUE(g.nodes[3].results.empty());
+  EXPECT_TRUE(g.results(g.nodes[3]).empty());
   EXPECT_THAT(g.nodes[3].operands, ElementsAre(ValueRef{0, 0}, ValueRef{0, 0}));
   EXPECT_EQ(g.attr(g.nodes[4], "size"), "2 20");
   EXPECT_EQ(g.attr(g.nodes[4], "NodeType"), "N5torch4lazy8ViewCopyE");
   EXPECT_EQ(g.nodes[5].kind, NodeKind::kConstant);
-  ASSERT_EQ(g.nodes[5].results.size(), 2u);
-  EXPECT_TRUE(g.nodes[5].results[0].dims.empty());
-  EXPECT_EQ(g.nodes[5].results[1].dtype, DType::kBF16);
+  ASSERT_EQ(g.results(g.nodes[5]).size(), 2u);
+  EXPECT_TRUE(g.results(g.nodes[5])[0].dims.empty());
+  EXPECT_EQ(g.results(g.nodes[5])[1].dtype, DType::kBF16);
   EXPECT_THAT(g.outputs, ElementsAre(ValueRef{2, 0}, ValueRef{4, 0}));
 }
 
@@ -155,7 +155,7 @@ TEST(IrTextTest, BoundedUnknownSymbolicDimsAndTiledLayouts) {
       "  %1 = f32[8,128]{1,0:T(8,128)(2,1)} aten::relu(%0), ROOT=0\n"
       "  %2 = (s32[], (f32[2]{0}, pred[])) xla::tuple_op(%1), num_outputs=3\n"
       "}\n");
-  const TensorType& t = g.nodes[0].results.at(0);
+  const TensorType& t = g.results(g.nodes[0]).at(0);
   EXPECT_EQ(t.dtype, DType::kS64);
   ASSERT_EQ(t.dims.size(), 4u);
   EXPECT_EQ(t.dims[0].kind(), Dim::Kind::kBounded);
@@ -166,12 +166,12 @@ TEST(IrTextTest, BoundedUnknownSymbolicDimsAndTiledLayouts) {
   EXPECT_EQ(t.dims[3].kind(), Dim::Kind::kStatic);
   EXPECT_EQ(t.dims[3].value(), 3);
   EXPECT_EQ(g.str(t.layout), "{3,2,1,0}");
-  EXPECT_EQ(g.str(g.nodes[1].results.at(0).layout), "{1,0:T(8,128)(2,1)}");
+  EXPECT_EQ(g.str(g.results(g.nodes[1]).at(0).layout), "{1,0:T(8,128)(2,1)}");
   // Nested tuples are flattened in order.
-  ASSERT_EQ(g.nodes[2].results.size(), 3u);
-  EXPECT_EQ(g.nodes[2].results[0].dtype, DType::kS32);
-  EXPECT_EQ(g.nodes[2].results[1].dtype, DType::kF32);
-  EXPECT_EQ(g.nodes[2].results[2].dtype, DType::kBool);
+  ASSERT_EQ(g.results(g.nodes[2]).size(), 3u);
+  EXPECT_EQ(g.results(g.nodes[2])[0].dtype, DType::kS32);
+  EXPECT_EQ(g.results(g.nodes[2])[1].dtype, DType::kF32);
+  EXPECT_EQ(g.results(g.nodes[2])[2].dtype, DType::kBool);
   EXPECT_EQ(FormatType(g, t), "s64[<=5,?,s0,3]");
 }
 
@@ -374,7 +374,7 @@ TEST(IrTextTest, RealLtcDumpIr) {
   ASSERT_EQ(g.nodes.size(), 2u);
   EXPECT_EQ(g.inputs.size(), 2u);
   EXPECT_THAT(g.outputs, ElementsAre(ValueRef{0, 0}, ValueRef{1, 0}));
-  EXPECT_EQ(g.nodes[1].results.at(0).dims.size(), 2u);
+  EXPECT_EQ(g.results(g.nodes[1]).at(0).dims.size(), 2u);
 }
 
 }  // namespace

@@ -71,8 +71,8 @@ TEST(SaveFileTest, NewFramingGraphNameRootHashesGraphHash) {
   EXPECT_EQ(a.source.first_line, 1u);
   EXPECT_EQ(a.source.last_line, 19u);
   ASSERT_EQ(a.nodes.size(), 4u);
-  EXPECT_EQ(a.nodes[0].results.at(0).dims.at(0).kind(), Dim::Kind::kBounded);
-  EXPECT_EQ(a.str(a.nodes[1].results.at(0).layout), "{1,0:T(8,128)}");
+  EXPECT_EQ(a.results(a.nodes[0]).at(0).dims.at(0).kind(), Dim::Kind::kBounded);
+  EXPECT_EQ(a.str(a.results(a.nodes[1]).at(0).layout), "{1,0:T(8,128)}");
   EXPECT_EQ(a.str(a.nodes[2].frame), "forward@model.py:31");
   EXPECT_EQ(a.attr(a.nodes[2], "scope"), "model.fc");
   EXPECT_THAT(a.outputs, ElementsAre(ValueRef{3, 0}, ValueRef{2, 0}));
@@ -123,7 +123,7 @@ TEST(SaveFileTest, BareIrBlocksAreManyGraphs) {
   EXPECT_EQ(gs[1].name, "graph 1");
   EXPECT_EQ(gs[1].source.first_line, 9u);
   ASSERT_EQ(gs[1].nodes.size(), 5u);
-  EXPECT_TRUE(gs[1].nodes[3].results.empty());
+  EXPECT_TRUE(gs[1].results(gs[1].nodes[3]).empty());
   EXPECT_EQ(gs[1].nodes[4].line, 14u);
 }
 

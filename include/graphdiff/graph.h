@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "graphdiff/compact_vec.h"
 #include "graphdiff/inline_vec.h"
 #include "graphdiff/strings.h"
@@ -127,6 +128,8 @@ struct alignas(8) TensorType {
   std::optional<int64_t> NumElements() const;
 };
 
+// A node's result types as a parser collects them before they go into the
+// graph (Graph::SetResults).
 using TypeList = InlineVec<TensorType, 1>;
 
 // A reference to output `output` of node `node` (an index into Graph::nodes).
@@ -165,12 +168,14 @@ std::string_view NodeKindName(NodeKind kind);
 
 // One node. `op` is canonical (`aten::convolution`, `aten::add`,
 // `xla::max_pool2d_forward`, `module::layer1.0.conv1`); `raw_op` is the text
-// the dump used (`torch.ops.aten.convolution.default`, `+`); `overload` keeps
-// an FX overload such as `default` or `Tensor`.
+// the dump used (`torch.ops.aten.convolution.default`, `+`; for a module call
+// the callee less `self.`, `layer1.0.conv1`); `overload` keeps an FX
+// overload such as `default` or `Tensor`. Result types live in the graph
+// (Graph::results), not here: most FX nodes have none, and a slot for one in
+// every record was 56 of its bytes.
 // The members are interleaved so that each list starts at an 8-byte offset
 // and the record packs without padding: see "Layout" below.
 struct alignas(8) Node {
-  TypeList results;  // one per output as far as known; may be empty if unknown
   OperandList operands;
   StrId name;  // as the dump writes it: "%17", "convolution_3", "add.5"
   AttrList attrs;
@@ -180,22 +185,21 @@ struct alignas(8) Node {
   uint32_t line = 0;  // 1-based line in the dump file (Graph::source.file)
   StrId frame;        // the model frame: "fn@file.py:123", "# File:" text
   // Outputs known from their readers when no result types are (projections
-  // of an untyped `native_batch_norm` read outputs 0 to 2): `results` then
-  // holds fewer entries than that, often none, and the others are unknown.
-  // Three unknown types held as such were 192 bytes on the heap per node.
+  // of an untyped `native_batch_norm` read outputs 0 to 2): the types then
+  // number fewer than that, often none, and the others are unknown.
   uint32_t output_count = 0;
+  // The result types the dump gives, one per output as far as known:
+  // Graph::types[first_type, first_type + type_count) of the node's own
+  // graph: a node copied into another graph gets its types there with
+  // SetResults. Read them with Graph::results or Graph::result.
+  uint32_t first_type = 0;
+  uint32_t type_count = 0;
   NodeKind kind = NodeKind::kOp;
 
-  // Result entries the node stands for: `results`, or `output_count` where
-  // that is more. Read them with result(i).
+  // Result entries the node stands for: its types, or `output_count` where
+  // that is more. Read them with Graph::result(node, i).
   uint32_t num_results() const {
-    const auto n = static_cast<uint32_t>(results.size());
-    return n > output_count ? n : output_count;
-  }
-  // Result i's type; an unknown type past the end of `results`.
-  const TensorType& result(uint32_t i) const {
-    static const TensorType kUnknown;
-    return i < results.size() ? results[i] : kUnknown;
+    return type_count > output_count ? type_count : output_count;
   }
   // Number of outputs this node is known to have (at least 1).
   uint32_t num_outputs() const {
@@ -209,14 +213,13 @@ struct alignas(8) Node {
 // aligned (three operands in 28 bytes). Leak checkers (LeakSanitizer) find
 // pointers only at 8-byte-aligned addresses, so every list, and strides,
 // starts at an 8-byte offset; otherwise graphs kept until exit would report
-// their spilled lists as leaked. The node record is 160 bytes (was 176 with
-// 8-byte-aligned lists and two counts each).
+// their spilled lists as leaked. The node record is 104 bytes (176 with
+// 8-byte-aligned lists and two counts each, 160 with a result type in place).
 static_assert(sizeof(void*) != 8 || (offsetof(TensorType, dims) % 8 == 0 &&
                                      offsetof(TensorType, strides) % 8 == 0 &&
                                      sizeof(TensorType) % 8 == 0),
               "TensorType: pointer-holding members at 8-byte offsets");
 static_assert(sizeof(void*) != 8 || (offsetof(Node, operands) % 8 == 0 &&
-                                     offsetof(Node, results) % 8 == 0 &&
                                      offsetof(Node, attrs) % 8 == 0 && sizeof(Node) % 8 == 0),
               "Node: lists at 8-byte offsets");
 
@@ -249,6 +252,11 @@ struct Graph {
   GraphSource source;
   StringPool strings;
   std::vector<Node> nodes;
+  // Every node's result types, a range per node (Node::first_type and
+  // type_count). Nodes of the same type may share one range (a parser gives
+  // each spelling of a type one range), so change a node's types only
+  // through SetResults or MutableResults, which give it a range of its own.
+  std::vector<TensorType> types;
   std::vector<uint32_t> inputs;
   std::vector<ValueRef> outputs;
   // The dump does not hold the whole graph: lines were elided (`...`) or the
@@ -258,6 +266,25 @@ struct Graph {
 
   std::string_view str(StrId id) const { return strings.Get(id); }
   StrId intern(std::string_view s) { return strings.Intern(s); }
+  // The result types the dump gives for `n`; fewer than n.num_results()
+  // when only the readers tell how many outputs it has.
+  absl::Span<const TensorType> results(const Node& n) const {
+    return absl::MakeConstSpan(types.data() + n.first_type, n.type_count);
+  }
+  // Result i's type; an unknown type past the end of results(n).
+  const TensorType& result(const Node& n, uint32_t i) const {
+    static const TensorType kUnknown;
+    return i < n.type_count ? types[n.first_type + i] : kUnknown;
+  }
+  // Gives `n` a range of its own holding `list`.
+  void SetResults(Node& n, absl::Span<const TensorType> list);
+  // Gives `n` a new range of `count` types, its current ones first (as many
+  // as fit) and unknown types after, and returns it for writing. The old
+  // range stays in `types`, unused unless shared.
+  absl::Span<TensorType> MutableResults(Node& n, uint32_t count);
+  // Gives back the spare room of `types` past an eighth of its size, which
+  // growing it one node at a time leaves: a parser's last step.
+  void ShrinkTypes();
   // The attribute `key` of node `n`, or nullopt.
   std::optional<std::string_view> attr(const Node& n, std::string_view key) const;
   // Approximate heap bytes used, for the memory target.

@@ -132,7 +132,7 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     if (node.num_results() != 0) ++typed;
     uint64_t th = node.num_results();
     for (uint32_t i = 0; i < node.num_results(); ++i) {
-      const TensorType& t = node.result(i);
+      const TensorType& t = g.result(node, i);
       th = Combine(th, static_cast<uint64_t>(t.dtype) * 2 + t.rank_known);
       for (const Dim& d : t.dims) {
         th = Combine(th, static_cast<uint64_t>(d.kind()) ^

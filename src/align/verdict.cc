@@ -42,11 +42,11 @@ bool SameAttributesInOrder(const Graph& lg, const Node& a, const Graph& rg, cons
   }
 }
 
-bool SameTypes(const Node& a, const Node& b) {
+bool SameTypes(const Graph& ag, const Node& a, const Graph& bg, const Node& b) {
   if (a.num_results() != b.num_results()) return false;
   for (uint32_t i = 0; i < a.num_results(); ++i) {
-    const TensorType& x = a.result(i);
-    const TensorType& y = b.result(i);
+    const TensorType& x = ag.result(a, i);
+    const TensorType& y = bg.result(b, i);
     if (x.dtype != y.dtype || x.rank_known != y.rank_known) return false;
     if (x.dims.size() != y.dims.size()) return false;
     for (size_t d = 0; d < x.dims.size(); ++d) {
@@ -130,7 +130,7 @@ void ComputeVerdict(const State& st, const std::vector<uint32_t>& group_left,
   }
   if (ln.num_results() != 0 && rn.num_results() != 0 &&
       st.side[0].type_hash[pair.left] != st.side[1].type_hash[pair.right] &&
-      !SameTypes(ln, rn)) {
+      !SameTypes(lg, ln, rg, rn)) {
     reasons |= kChangedType;
     Append(&detail, fmt::format("type {} -> {}", FormatResults(lg, ln),
                                 FormatResults(rg, rn)));

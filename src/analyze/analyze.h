@@ -135,7 +135,7 @@ std::vector<bool> ReachesOutput(const Graph& g);
 std::string JoinOpCounts(std::vector<std::pair<std::string, int64_t>> counts,
                          size_t max_items, bool signed_counts);
 // Result of a node is known to hold zero elements.
-bool IsEmptyResult(const Node& n);
+bool IsEmptyResult(const Graph& g, const Node& n);
 // A SymInt/SymBool value (FX `Sym(...)` annotation, `sym_size`), not a tensor.
 bool IsSymbolicScalar(const Graph& g, const Node& n);
 // Ops that act by side effect: their operands are used even when nothing

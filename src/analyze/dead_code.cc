@@ -29,7 +29,7 @@ std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candida
     if (HasSideEffects(g.str(n.op)) || IsSymbolicScalar(g, n)) continue;
     // An unused uninitialised or size-0 allocation computes nothing (make_fx
     // leaves one `empty([0])` per batch norm as its reserve buffer).
-    if (IsEmptyResult(n) || ShortOp(g.str(n.op)).substr(0, 5) == "empty") continue;
+    if (IsEmptyResult(g, n) || ShortOp(g.str(n.op)).substr(0, 5) == "empty") continue;
     dead.push_back(i);
   }
   return dead;

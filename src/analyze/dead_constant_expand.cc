@@ -44,7 +44,7 @@ void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::optional<Si
   int64_t returned = 0;
   for (uint32_t i : nodes) {
     const Node& n = g.nodes[i];
-    bool is_empty = IsEmptyResult(n);
+    bool is_empty = IsEmptyResult(g, n);
     empty += is_empty;
     returned += is_output[i];
     std::string note = fmt::format("{} of constant {} ({}){}{}", ShortOp(g.str(n.op)),

@@ -91,7 +91,7 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
     }
     for (const Attr& a : node.attrs) h = Mix(Mix(h, a.key.id), a.value.id);
     for (uint32_t r = 0; r < node.num_results(); ++r) {
-      const TensorType& t = node.result(r);
+      const TensorType& t = g.result(node, r);
       h = Mix(h, static_cast<uint64_t>(t.dtype));
       for (const Dim& d : t.dims) h = Mix(Mix(h, static_cast<uint64_t>(d.value())), d.symbol().id);
     }

@@ -67,7 +67,7 @@ SavedKind Classify(const Graph& g, const OpEquivalence& eq, ValueRef v) {
   if (IsSymbolicScalar(g, n)) return SavedKind::kSymbolic;
   if (n.kind == NodeKind::kInput || n.kind == NodeKind::kGetAttr) return SavedKind::kInput;
   if (IsNormClass(cls)) return v.output > 0 ? SavedKind::kNormStats : SavedKind::kLayerOutput;
-  if (IsEmptyResult(n)) {
+  if (IsEmptyResult(g, n)) {
     // Size-0 results built from a constant (expand of a scalar, empty) are
     // the placeholders a no-training batch norm returns for its statistics.
     bool from_constant = n.operands.empty();

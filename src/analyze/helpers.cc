@@ -134,10 +134,10 @@ std::string JoinOpCounts(std::vector<std::pair<std::string, int64_t>> counts,
   return out;
 }
 
-bool IsEmptyResult(const Node& n) {
+bool IsEmptyResult(const Graph& g, const Node& n) {
   if (n.num_results() == 0) return false;
   for (uint32_t i = 0; i < n.num_results(); ++i) {
-    std::optional<int64_t> elems = n.result(i).NumElements();
+    std::optional<int64_t> elems = g.result(n, i).NumElements();
     if (!elems || *elems != 0) return false;
   }
   return true;

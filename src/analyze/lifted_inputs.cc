@@ -60,8 +60,8 @@ InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>
       continue;
     }
     std::optional<int64_t> elems;
-    if (n.num_results() == 1) elems = n.result(0).NumElements();
-    int width = n.num_results() == 1 ? DTypeBytes(n.result(0).dtype) : 0;
+    if (n.num_results() == 1) elems = g.result(n, 0).NumElements();
+    int width = n.num_results() == 1 ? DTypeBytes(g.result(n, 0).dtype) : 0;
     if (elems && width > 0) {
       s.bytes = SaturatingAdd(
           s.bytes, SaturatingMul(static_cast<uint64_t>(*elems), static_cast<uint64_t>(width)));

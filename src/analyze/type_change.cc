@@ -117,8 +117,8 @@ void FindTypeChanges(const PairContext& c, std::vector<Finding>* out) {
     }
     const uint32_t k = std::min(ln.num_results(), rn.num_results());
     for (uint32_t i = 0; i < k; ++i) {
-      const TensorType& a = ln.result(i);
-      const TensorType& b = rn.result(i);
+      const TensorType& a = c.left.result(ln, i);
+      const TensorType& b = c.right.result(rn, i);
       if (a.dtype != b.dtype && a.dtype != DType::kUnknown && b.dtype != DType::kUnknown) {
         dt.insert(fmt::format("{} -> {}", DTypeName(a.dtype), DTypeName(b.dtype)));
       }

@@ -205,7 +205,7 @@ std::string EncodeGraph(const Graph& g) {
       w.Varint(v.output);
     }
     w.Varint(n.num_results());
-    for (uint32_t i = 0; i < n.num_results(); ++i) EncodeType(g, n.result(i), &w);
+    for (uint32_t i = 0; i < n.num_results(); ++i) EncodeType(g, g.result(n, i), &w);
     w.Varint(n.attrs.size());
     for (const Attr& a : n.attrs) {
       w.Str(g.str(a.key));
@@ -291,8 +291,10 @@ absl::StatusOr<Graph> DecodeGraph(std::string_view encoded, std::string_view sou
       n.operands.push_back(ValueRef{static_cast<uint32_t>(node), static_cast<uint32_t>(output)});
     }
     uint64_t results = r.Count();
+    n.first_type = static_cast<uint32_t>(g.types.size());
     for (uint64_t k = 0; r.ok() && k < results; ++k) {
-      TensorType& t = n.results.emplace_back();
+      TensorType& t = g.types.emplace_back();
+      ++n.type_count;
       uint64_t dtype = r.Varint();
       if (dtype > static_cast<uint64_t>(DType::kToken)) return Corrupt(source, "dtype");
       t.dtype = static_cast<DType>(dtype);

@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include <algorithm>
 #include <charconv>
 
 #include "absl/strings/str_cat.h"
@@ -194,20 +195,58 @@ std::optional<std::string_view> Graph::attr(const Node& n,
   return std::nullopt;
 }
 
+namespace {
+
+// Appends a copy of types[from, from + count) and returns where it starts.
+// By index, one at a time: the source lies in the vector that grows.
+size_t AppendCopy(std::vector<TensorType>& types, size_t from, size_t count) {
+  const size_t first = types.size();
+  types.reserve(first + count);
+  for (size_t i = 0; i < count; ++i) types.push_back(types[from + i]);
+  return first;
+}
+
+}  // namespace
+
+void Graph::SetResults(Node& n, absl::Span<const TensorType> list) {
+  if (!list.empty() && list.data() >= types.data() &&
+      list.data() < types.data() + types.size()) {
+    n.first_type = static_cast<uint32_t>(
+        AppendCopy(types, static_cast<size_t>(list.data() - types.data()), list.size()));
+  } else {
+    n.first_type = static_cast<uint32_t>(types.size());
+    types.insert(types.end(), list.begin(), list.end());
+  }
+  n.type_count = static_cast<uint32_t>(list.size());
+}
+
+absl::Span<TensorType> Graph::MutableResults(Node& n, uint32_t count) {
+  types.reserve(types.size() + count);
+  const size_t first = AppendCopy(types, n.first_type, std::min(count, n.type_count));
+  types.resize(first + count);
+  n.first_type = static_cast<uint32_t>(first);
+  n.type_count = count;
+  return absl::MakeSpan(types.data() + first, count);
+}
+
+void Graph::ShrinkTypes() {
+  if (types.capacity() - types.size() > types.size() / 8) types.shrink_to_fit();
+}
+
 size_t Graph::MemoryBytes() const {
   size_t bytes = strings.MemoryBytes() +
                  nodes.capacity() * sizeof(Node) +
                  inputs.capacity() * sizeof(uint32_t) +
+                 types.capacity() * sizeof(TensorType) +
                  outputs.capacity() * sizeof(ValueRef);
   // Lists held in place are part of sizeof(Node); only spills add heap.
   for (const Node& n : nodes) {
     bytes += n.operands.heap_capacity() * sizeof(ValueRef) +
-             n.attrs.heap_capacity() * sizeof(Attr) +
-             n.results.heap_capacity() * sizeof(TensorType);
-    for (const TensorType& t : n.results) {
-      bytes += t.dims.heap_capacity() * sizeof(Dim) +
-               t.strides.heap_capacity() * sizeof(int64_t);
-    }
+             n.attrs.heap_capacity() * sizeof(Attr);
+  }
+  for (const TensorType& t : types) {
+    bytes += t.dims.heap_capacity() * sizeof(Dim) +
+             t.strides.heap_capacity() * sizeof(int64_t);
   }
   return bytes;
 }
@@ -273,11 +312,11 @@ std::string FormatType(const Graph& g, const TensorType& t) {
 
 std::string FormatResults(const Graph& g, const Node& n) {
   if (n.num_results() == 0) return "?";
-  if (n.num_results() == 1) return FormatType(g, n.result(0));
+  if (n.num_results() == 1) return FormatType(g, g.result(n, 0));
   std::string out = "(";
   for (uint32_t i = 0; i < n.num_results(); ++i) {
     if (i) out += ", ";
-    out += FormatType(g, n.result(i));
+    out += FormatType(g, g.result(n, i));
   }
   return out + ")";
 }

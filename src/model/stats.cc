@@ -32,7 +32,7 @@ GraphStats ComputeStats(const Graph& graph) {
     if (n.kind == NodeKind::kConstant) ++s.constants;
     if (n.num_results() > 1) ++s.multi_output_nodes;
     for (uint32_t i = 0; i < n.num_results(); ++i) {
-      ++dtype_counts[static_cast<uint8_t>(n.result(i).dtype)];
+      ++dtype_counts[static_cast<uint8_t>(graph.result(n, i).dtype)];
     }
   }
   // Into the map in key order, each at the end: a symbolic_trace graph has
@@ -64,8 +64,8 @@ GraphStats ComputeStats(const Graph& graph) {
     // are unknown, not those of an s64 scalar.
     bool symbolic = graph.attr(n, "sym").has_value();
     if (n.num_results() == 1 && !symbolic) {
-      elems = n.result(0).NumElements();
-      width = DTypeBytes(n.result(0).dtype);
+      elems = graph.result(n, 0).NumElements();
+      width = DTypeBytes(graph.result(n, 0).dtype);
     }
     if (elems && width > 0) {
       s.parameter_bytes = SaturatingAdd(

@@ -28,6 +28,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 #include "parse/error.h"
 #include "parse/fx_expr.h"
@@ -138,6 +139,12 @@ class FxBuilder {
   NameTable names_;
   // Interned op, raw op and overload of a function callee, by its text.
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
+  // A node annotation as written (`f32[8, 64]`, `"f32[8, 64]"`) -> the
+  // range of one type that nodes annotated so share; the set holds those
+  // ranges' starts, which must be copied before they change.
+  absl::flat_hash_map<std::string_view, uint32_t, NameHash> typed_ranges_;
+  absl::flat_hash_set<uint32_t> shared_ranges_;
+  static constexpr size_t kMaxTypedRanges = 65536;
   std::vector<Param> params_;
   std::vector<Pending> pending_types_;
   bool params_done_ = false;
@@ -289,8 +296,21 @@ void FxBuilder::SetProjection(ValueRef ref, const TensorType* type) {
     p.output_count = std::max(p.output_count, ref.output + 1);
     return;
   }
-  if (p.results.size() < ref.output + 1) p.results.resize(ref.output + 1);
-  p.results[ref.output] = *type;
+  // A shared range is copied before it changes.
+  if (p.type_count != 0 && shared_ranges_.contains(p.first_type)) {
+    g_.MutableResults(p, p.type_count);
+  }
+  if (ref.output >= p.type_count) {
+    if (p.first_type + p.type_count == g_.types.size()) {
+      // The node's range is the last, and its own: it grows in place, so
+      // typing outputs 0 to k one by one copies nothing.
+      g_.types.resize(p.first_type + ref.output + 1);
+      p.type_count = ref.output + 1;
+    } else {
+      g_.MutableResults(p, ref.output + 1);
+    }
+  }
+  g_.types[p.first_type + ref.output] = *type;
 }
 
 bool FxBuilder::ResolveRef(uint32_t e, ValueRef* out) {
@@ -494,7 +514,7 @@ void FxBuilder::MaterializeParams() {
   for (const Param& p : params_) {
     uint32_t n = NewNode(p.name, NodeKind::kInput, "fx::placeholder", "placeholder", {},
                          p.line);
-    if (p.typed) g_.nodes[n].results.push_back(p.type);
+    if (p.typed) g_.SetResults(g_.nodes[n], absl::MakeConstSpan(&p.type, 1));
     if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
     g_.inputs.push_back(n);
     names_.Set(p.name, ValueRef{n, 0});
@@ -639,6 +659,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   // Lines that bind a projection (`getitem = bn[0]`) reserved a node they
   // did not make: past an eighth of the graph, give the room back.
   if (g_.nodes.capacity() - g_.nodes.size() > g_.nodes.size() / 8) g_.nodes.shrink_to_fit();
+  g_.ShrinkTypes();
   g_.source.last_line = last_line_;
   if (elisions_ > 0) {
     AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source, first_elision_, 1,
@@ -816,7 +837,7 @@ absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
     g_.nodes[n].frame = StrId{};
     for (const Pending& p : pending_types_) {
       if (p.name != name) continue;
-      g_.nodes[n].results.push_back(p.type);
+      g_.SetResults(g_.nodes[n], absl::MakeConstSpan(&p.type, 1));
       if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
       break;
     }
@@ -848,6 +869,20 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
     bool is_node = false;
     absl::Status s = Evaluate(tgt.text, value, &ref, &is_node);
     if (!s.ok()) return s;
+    // A node typed as another was (`relu: "f32[8, 64]" = ...`) shares its
+    // range of the graph's types.
+    std::string_view spelling;
+    if (annotation != kFxNone && is_node && g_.nodes[ref.node].type_count == 0 &&
+        toks_[arena_[annotation].first].line == toks_[arena_[annotation].last - 1].line) {
+      // A view into the dump: the annotation is on one line.
+      spelling = SourceSpan(arena_[annotation].first, arena_[annotation].last);
+      auto shared = typed_ranges_.find(spelling);
+      if (shared != typed_ranges_.end()) {
+        g_.nodes[ref.node].first_type = shared->second;
+        g_.nodes[ref.node].type_count = 1;
+        annotation = kFxNone;
+      }
+    }
     if (annotation != kFxNone) {
       TensorType type;
       StrId symbol;
@@ -856,8 +891,16 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
       if (typed) {
         if (is_node) {
           Node& node = g_.nodes[ref.node];
-          if (node.results.empty()) node.results.resize(1);
-          node.results[0] = type;
+          if (node.type_count == 0) {
+            g_.SetResults(node, absl::MakeConstSpan(&type, 1));
+            // A symbol's type goes with an attribute the range cannot carry.
+            if (!spelling.empty() && symbol.empty() && typed_ranges_.size() < kMaxTypedRanges) {
+              typed_ranges_.emplace(spelling, node.first_type);
+              shared_ranges_.insert(node.first_type);
+            }
+          } else {
+            g_.MutableResults(node, node.type_count)[0] = type;
+          }
           if (!symbol.empty()) node.attrs.push_back(Attr{g_.intern("sym"), symbol});
         } else if (arena_[value].kind != FxExprKind::kName) {
           SetProjection(ref, &type);  // `getitem: "f32[8]" = op[0]`
@@ -1044,11 +1087,16 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   if (!(callee.kind == FxExprKind::kName && callee.text == "self") && maybe_module &&
       ModulePath(call.a, &path_)) {
     scratch_.assign("module::").append(path_);
+    // The raw op is the callee less `self.`: most often the module path
+    // itself, which then shares the target's bytes (a graph of module calls
+    // holds a path per node, and a second copy was a fifth of its memory).
+    std::string_view raw = SourceSpan(callee.first, callee.last);
+    if (raw.substr(0, 5) == "self.") raw.remove_prefix(5);
+    const bool raw_is_path = raw == path_;
     // A deep model's modules are each called once: strings new to the pool,
     // lookups that miss the caches. Asked for together.
-    const std::string_view raw = SourceSpan(callee.first, callee.last);
     g_.strings.PrefetchIntern(scratch_);
-    g_.strings.PrefetchIntern(raw);
+    if (!raw_is_path) g_.strings.PrefetchIntern(raw);
     // The target is the op's end and shares its bytes. It is stored right
     // after the op the first time the op is seen, so a module called again
     // finds it there (checked: the op's text may have come first from
@@ -1069,7 +1117,8 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
                    ? next
                    : g_.intern(path_);
     }
-    n = NewNode(name, NodeKind::kModuleCall, {op, g_.intern(raw), StrId{}}, line);
+    n = NewNode(name, NodeKind::kModuleCall, {op, raw_is_path ? target : g_.intern(raw), StrId{}},
+                line);
     g_.nodes[n].attrs.push_back(Attr{target_key_, target});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.Find(parts[0]) == nullptr)) {

@@ -170,6 +170,7 @@ class GraphBuilder {
     g.strings = pool_.Share();
 
     names_.clear();
+    shapes_.clear();  // ranges of the previous graph's types
     absl::Status st = IndexNames(entry, &names_);
     if (!st.ok()) return st;
     size_t n = entry.instructions.size();
@@ -244,6 +245,7 @@ class GraphBuilder {
                              dropped_refs_, dropped_refs_ == 1 ? "" : "s", entry.name,
                              dropped_refs_ == 1 ? "s" : ""));
     }
+    g.ShrinkTypes();
     return g;
   }
 
@@ -265,10 +267,27 @@ class GraphBuilder {
     node->kind = IsParameter(ins.opcode)  ? NodeKind::kInput
                  : IsConstant(ins.opcode) ? NodeKind::kConstant
                                           : NodeKind::kOp;
-    size_t pos = ins.shape_offset;
-    HloScanError err;
-    if (!ParseHloShape(text_, &pos, g, &node->results, &err)) {
-      return ParseError(source_, text_, err.offset, err.message);
+    // Instructions of one shape spelling share one range of the graph's
+    // types, parsed once: most of a module's shapes repeat. The spelling
+    // runs to the opcode (SplitHloInstruction stepped over it), so a
+    // spelling seen before parsed without error then.
+    const std::string_view shape = text_.substr(
+        ins.shape_offset, static_cast<size_t>(ins.opcode.data() - text_.data()) - ins.shape_offset);
+    auto found = shapes_.find(shape);
+    if (found != shapes_.end()) {
+      node->first_type = found->second.first;
+      node->type_count = found->second.second;
+    } else {
+      size_t pos = ins.shape_offset;
+      HloScanError err;
+      shape_scratch_.clear();
+      if (!ParseHloShape(text_, &pos, g, &shape_scratch_, &err)) {
+        return ParseError(source_, text_, err.offset, err.message);
+      }
+      g->SetResults(*node, absl::MakeConstSpan(shape_scratch_.data(), shape_scratch_.size()));
+      if (shapes_.size() < kMaxSharedShapes) {
+        shapes_.emplace(shape, std::make_pair(node->first_type, node->type_count));
+      }
     }
     if (node->kind == NodeKind::kConstant) {
       node->attrs.push_back(
@@ -512,6 +531,12 @@ class GraphBuilder {
   const std::vector<HloComputationText>* computations_ = nullptr;
   absl::flat_hash_map<std::string_view, std::pair<StrId, StrId>, StringViewHash> opcodes_;
   StringPool pool_;  // shared by the graphs built
+  // Shape spelling -> its range of the graph being built's types.
+  absl::flat_hash_map<std::string_view, std::pair<uint32_t, uint32_t>, StringViewHash> shapes_;
+  // Beyond this many spellings a module's shapes are not shared, so a
+  // text of unique shapes costs no more memory than its nodes.
+  static constexpr size_t kMaxSharedShapes = 65536;
+  TypeList shape_scratch_;
   // Modules up to this many instructions intern their names (FillNode).
   static constexpr size_t kInternNamesUpTo = 4096;
   bool intern_names_ = true;

@@ -24,7 +24,7 @@ namespace {
 constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
 // Beyond this many distinct type spellings the cache stops growing, so a
 // hostile text of unique types costs no more memory than its nodes.
-constexpr size_t kMaxCachedTypes = 4096;
+constexpr size_t kMaxCachedTypes = 65536;
 constexpr size_t kMaxCommonStrings = 16384;
 constexpr size_t kMaxCachedTails = 16384;
 
@@ -138,6 +138,7 @@ class BlockParser {
   absl::Status Finish();
   Graph TakeGraph() {
     graph_.strings.ShrinkToFit();
+    graph_.ShrinkTypes();
     return std::move(graph_);
   }
   // After an elision, operands may name nodes the dump left out.
@@ -152,8 +153,9 @@ class BlockParser {
                      std::string_view message) const {
     return ParseErrorAt(source_, line_no, static_cast<uint32_t>(offset + 1), line, message);
   }
-  // Fills `*results` from the type text (cached per spelling).
-  bool ParseType(std::string_view type_text, TypeList* results,
+  // Gives `node` its result types from the type text. Nodes of one
+  // spelling share one range of the graph's types.
+  bool ParseType(std::string_view type_text, Node* node,
                  size_t* error_at, std::string_view* error);
   // The attributes from `pos` to the end of the line. Most lines end in a
   // tail seen before (`, xla_shape=f32[64]{0}, device=CPU:0, NodeType=...`):
@@ -186,8 +188,12 @@ class BlockParser {
   IdMap ids_;
   absl::flat_hash_map<std::string_view, StrId, StringViewHash> common_;
   std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
-  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> type_cache_;
-  std::vector<TypeList> cached_types_;
+  struct TypeRange {
+    uint32_t first;
+    uint32_t count;
+  };
+  absl::flat_hash_map<std::string_view, TypeRange, StringViewHash> type_cache_;
+  TypeList type_scratch_;
   struct CachedTail {
     AttrList attrs;
     StrId frame;
@@ -200,18 +206,19 @@ class BlockParser {
   bool elided_ = false;
 };
 
-bool BlockParser::ParseType(std::string_view type_text,
-                            TypeList* results, size_t* error_at,
-                            std::string_view* error) {
+bool BlockParser::ParseType(std::string_view type_text, Node* node,
+                            size_t* error_at, std::string_view* error) {
   auto it = type_cache_.find(type_text);
   if (it != type_cache_.end()) {
-    *results = cached_types_[it->second];
+    node->first_type = it->second.first;
+    node->type_count = it->second.count;
     return true;
   }
-  if (!ParseIrType(type_text, &graph_, results, error_at, error)) return false;
+  type_scratch_.clear();
+  if (!ParseIrType(type_text, &graph_, &type_scratch_, error_at, error)) return false;
+  graph_.SetResults(*node, absl::MakeConstSpan(type_scratch_.data(), type_scratch_.size()));
   if (type_cache_.size() < kMaxCachedTypes) {
-    type_cache_.emplace(type_text, static_cast<uint32_t>(cached_types_.size()));
-    cached_types_.push_back(*results);
+    type_cache_.emplace(type_text, TypeRange{node->first_type, node->type_count});
   }
   return true;
 }
@@ -248,7 +255,7 @@ absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
   graph_.nodes.emplace_back();
   size_t type_error_at = 0;
   std::string_view type_error;
-  if (!ParseType(line.substr(p, type_end - p), &graph_.nodes.back().results, &type_error_at,
+  if (!ParseType(line.substr(p, type_end - p), &graph_.nodes.back(), &type_error_at,
                  &type_error)) {
     graph_.nodes.pop_back();
     return Error(line, line_no, p + type_error_at,

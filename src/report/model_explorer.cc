@@ -89,7 +89,7 @@ nlohmann::ordered_json GraphJson(const PairScene& s, int side, const std::string
       outputs.push_back(
           {{"id", std::to_string(k)},
            {"attrs", nlohmann::ordered_json::array(
-                         {KeyValue("tensor_shape", FormatType(g, n.result(k)))})}});
+                         {KeyValue("tensor_shape", FormatType(g, g.result(n, k)))})}});
     }
     nlohmann::ordered_json node = {{"id", ids[i]},
                                    {"label", visual::NodeLabel(g, i)},

@@ -17,15 +17,15 @@ bool Interchangeable(const Graph& g, const std::vector<std::vector<ValueRef>>& r
   if (a == b) return true;
   const Node& x = g.nodes[a];
   const Node& y = g.nodes[b];
-  if (x.op != y.op || x.operands != y.operands || x.results.size() != y.results.size() ||
+  if (x.op != y.op || x.operands != y.operands || x.type_count != y.type_count ||
       x.attrs.size() != y.attrs.size() || readers[a] != readers[b]) {
     return false;
   }
   for (size_t i = 0; i < x.attrs.size(); ++i) {
     if (x.attrs[i].key != y.attrs[i].key || x.attrs[i].value != y.attrs[i].value) return false;
   }
-  for (size_t i = 0; i < x.results.size(); ++i) {
-    if (FormatType(g, x.results[i]) != FormatType(g, y.results[i])) return false;
+  for (uint32_t i = 0; i < x.type_count; ++i) {
+    if (FormatType(g, g.result(x, i)) != FormatType(g, g.result(y, i))) return false;
   }
   for (const ValueRef& r : g.outputs) {
     if (r.node == a || r.node == b) return false;

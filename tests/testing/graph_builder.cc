@@ -57,7 +57,7 @@ uint32_t GraphBuilder::Input(std::string_view type, std::string_view op) {
   n.kind = NodeKind::kInput;
   if (op.empty()) op = g_.kind == GraphKind::kFx ? "fx::placeholder" : "xla::device_data";
   n.op = n.raw_op = g_.intern(op);
-  n.results = ParseTypes(type);
+  g_.SetResults(n, ParseTypes(type));
   uint32_t v = Add(std::move(n));
   g_.inputs.push_back(v);
   return v;
@@ -68,7 +68,7 @@ uint32_t GraphBuilder::Constant(std::string_view value, std::string_view type,
   Node n;
   n.kind = NodeKind::kConstant;
   n.op = n.raw_op = g_.intern(op);
-  n.results = ParseTypes(type);
+  g_.SetResults(n, ParseTypes(type));
   n.attrs.push_back({g_.intern("value"), g_.intern(value)});
   return Add(std::move(n));
 }
@@ -90,7 +90,7 @@ uint32_t GraphBuilder::OpRefs(std::string_view op, const std::vector<ValueRef>& 
   n.kind = kind;
   n.op = n.raw_op = g_.intern(op);
   n.operands = operands;
-  n.results = ParseTypes(type);
+  g_.SetResults(n, ParseTypes(type));
   for (const auto& [k, v] : attrs) n.attrs.push_back({g_.intern(k), g_.intern(v)});
   return Add(std::move(n));
 }

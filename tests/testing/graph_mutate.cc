@@ -26,6 +26,7 @@ Graph Permute(const Graph& g, const std::vector<uint32_t>& order,
   out.name = g.name;
   out.source = g.source;
   out.strings = g.strings;  // ids are preserved by re-interning in order
+  out.types = g.types;      // and the nodes' ranges of types with them
   out.nodes.reserve(g.nodes.size());
   for (uint32_t old : order) {
     Node n = g.nodes[old];
@@ -44,7 +45,7 @@ void AppendDeadNode(uint32_t source, const std::string& name, Mutated& m) {
   n.name = m.graph.intern(name);
   n.operands.push_back({source, 0});
   const Node& src = m.graph.nodes[source];
-  if (!src.results.empty()) n.results.push_back(src.results[0]);
+  if (src.type_count != 0) m.graph.SetResults(n, m.graph.results(src).subspan(0, 1));
   m.added.push_back(static_cast<uint32_t>(m.graph.nodes.size()));
   m.graph.nodes.push_back(std::move(n));
 }

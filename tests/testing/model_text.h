@@ -31,7 +31,7 @@ inline std::string ModelText(const ParsedText& parsed) {
                          g.str(n.overload), g.str(n.frame));
       for (const ValueRef& r : n.operands) out += fmt::format("{}.{} ", r.node, r.output);
       out += ") ->";
-      for (const TensorType& t : n.results) {
+      for (const TensorType& t : g.results(n)) {
         out += fmt::format(" {}:{}[", DTypeName(t.dtype), t.rank_known);
         for (const Dim& d : t.dims) {
           out += fmt::format("{}/{}/{},", static_cast<int>(d.kind()), d.value(), g.str(d.symbol()));

@@ -18,14 +18,15 @@ Node CopyNode(const Graph& from, const Node& n, Graph& to) {
   out.kind = n.kind;
   out.line = n.line;
   out.frame = re(n.frame);
-  out.results = n.results;
-  for (TensorType& t : out.results) {
+  std::vector<TensorType> types(from.results(n).begin(), from.results(n).end());
+  for (TensorType& t : types) {
     t.layout = re(t.layout);
     t.device = re(t.device);
     for (Dim& d : t.dims) {
       if (d.kind() == Dim::Kind::kSymbolic) d = Dim::Symbolic(re(d.symbol()));
     }
   }
+  to.SetResults(out, types);
   for (const Attr& a : n.attrs) out.attrs.push_back({re(a.key), re(a.value)});
   return out;
 }
@@ -131,7 +132,7 @@ Graph OptimizerStep(const Graph& model) {
     n.name = out.intern((model.kind == GraphKind::kFx ? "v" : "%") +
                         std::to_string(out.nodes.size()));
     n.operands = std::move(operands);
-    n.results.push_back(std::move(type));
+    out.SetResults(n, absl::MakeConstSpan(&type, 1));
     out.nodes.push_back(std::move(n));
     return static_cast<uint32_t>(out.nodes.size() - 1);
   };
@@ -143,8 +144,8 @@ Graph OptimizerStep(const Graph& model) {
   const uint32_t mom = add(NodeKind::kConstant, "prim::Constant", {}, scalar);
   out.nodes[mom].attrs.push_back({out.intern("value"), out.intern("0.9")});
   for (uint32_t v : model.inputs) {
-    if (model.nodes[v].results.empty()) continue;
-    TensorType t = model.nodes[v].results[0];
+    if (model.nodes[v].type_count == 0) continue;
+    TensorType t = model.result(model.nodes[v], 0);
     t.layout = t.device = StrId();
     for (Dim& d : t.dims) {
       if (d.kind() == Dim::Kind::kSymbolic) d = Dim::Symbolic(out.intern(model.str(d.symbol())));
