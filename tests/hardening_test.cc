@@ -419,6 +419,27 @@ TEST(Hardening, SanitizerRecognisesEveryInvalidForm) {
   EXPECT_EQ(TerminalSafe("\x1b[1;31mred", false), "\\x1B[1;31mred");
 }
 
+// MakeTerminalSafe checks a word at a time: every byte TerminalSafe changes
+// must be caught wherever it sits in a word, and plain text kept as it is.
+TEST(Hardening, InPlaceSanitizerMatchesTerminalSafe) {
+  const std::string plain = "  ops:\n    aten::add      12\n\tx ~ y !\n";
+  std::string kept = plain;
+  MakeTerminalSafe(&kept);
+  EXPECT_EQ(kept, plain);
+  for (const char* bad : {"\x01", "\x1b", "\x7f", "\x80", "\xc2\x85", "\xe2\x80\xae", "\xff",
+                          "\r", "\x1f", "\xc3\xa9"}) {
+    for (size_t at = 0; at <= 17; ++at) {
+      std::string s = std::string(at, 'a') + bad + std::string(17 - at, 'b') + "\n";
+      std::string in_place = s;
+      MakeTerminalSafe(&in_place);
+      EXPECT_EQ(in_place, TerminalSafe(s)) << "byte at " << at;
+      std::string sgr = s + "\x1b[1mbold\x1b[0m";
+      MakeTerminalSafe(&sgr, /*keep_sgr=*/true);
+      EXPECT_EQ(sgr, TerminalSafe(s + "\x1b[1mbold\x1b[0m", true)) << "byte at " << at;
+    }
+  }
+}
+
 // Runs of plain text are copied whole: what surrounds each escape, at the
 // start, the end and between two escapes, must come out unchanged.
 TEST(Hardening, TerminalSafeKeepsPlainRunsAroundEscapes) {

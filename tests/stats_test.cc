@@ -157,5 +157,28 @@ TEST(Stats, JsonHasDocumentedShape) {
   EXPECT_EQ(j["metrics"][0]["counters"]["xla::clone"], 103);
 }
 
+// The op histogram's columns: names padded to the longest, counts right
+// aligned in seven places (wider when they need it), most frequent first;
+// a non-ASCII name pads by its display width as fmt counts it.
+TEST(Stats, TextOpColumnsLineUp) {
+  StatsReport report;
+  GraphStats g;
+  g.source = "a.txt";
+  g.nodes = 12345681;
+  g.ops = {{"aten::add", 3}, {"aten::convolution", 12345678}, {"module::caf\xc3\xa9", 1},
+           {"zz", 3}};
+  report.graphs.push_back(g);
+  const std::string text = RenderStatsText(report);
+  EXPECT_NE(text.find("  ops:\n"
+                      "    aten::convolution  12345678\n"
+                      "    aten::add                3\n"
+                      "    zz                       3\n"
+                      "    module::caf\xc3\xa9             1\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(RenderStatsText(report, 1).find("    aten::convolution  12345678\n    ... 3 more ops\n"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace graphdiff

@@ -35,6 +35,9 @@ std::string ValidUtf8(std::string_view s, bool* changed = nullptr);
 // what is shown. With `keep_sgr`, colour sequences (ESC [ digits ; ... m)
 // pass: the renderers' own colouring.
 std::string TerminalSafe(std::string_view s, bool keep_sgr = false);
+// TerminalSafe in place, for a whole report: text that needs no change
+// (nearly every report) is checked, not copied.
+void MakeTerminalSafe(std::string* s, bool keep_sgr = false);
 
 // One Markdown inline value: TerminalSafe without newlines (they become
 // spaces, so a value never ends a table row), Markdown punctuation

@@ -70,7 +70,8 @@ std::string RenderCheckCsv(const CheckResult& result) {
                          Field(m), Number(before), Number(now), delta, Field(limit), status);
     }
   }
-  return TerminalSafe(out);
+  MakeTerminalSafe(&out);
+  return out;
 }
 
 }  // namespace graphdiff

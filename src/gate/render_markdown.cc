@@ -80,7 +80,8 @@ std::string RenderCheckMarkdown(const CheckResult& result) {
   if (!advice.empty()) {
     out += fmt::format("\n{}\n\n{}", advice, MarkdownCodeBlock(result.update_command, "sh"));
   }
-  return TerminalSafe(out);
+  MakeTerminalSafe(&out);
+  return out;
 }
 
 }  // namespace graphdiff

@@ -64,7 +64,8 @@ std::string RenderCheckText(const CheckResult& result) {
   }
   std::string advice = AdviceLine(result);
   if (!advice.empty()) out += fmt::format("\n{}\n  {}\n", advice, result.update_command);
-  return TerminalSafe(out);
+  MakeTerminalSafe(&out);
+  return out;
 }
 
 }  // namespace graphdiff

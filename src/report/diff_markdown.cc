@@ -132,14 +132,16 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
     AppendMore(&out, r.warnings.size(), shown);
     out += "\n";
   }
-  return TerminalSafe(out);
+  MakeTerminalSafe(&out);
+  return out;
 }
 
 std::string RenderLintMarkdown(const LintReport& r, const RenderOptions& o) {
   std::string out = fmt::format("## graphdiff lint: {}\n\n", Md(r.root));
   if (r.findings.empty()) return TerminalSafe(out + "No findings.\n");
   AppendFindings(&out, r.findings, o);
-  return TerminalSafe(out);
+  MakeTerminalSafe(&out);
+  return out;
 }
 
 }  // namespace graphdiff

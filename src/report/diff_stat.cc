@@ -116,7 +116,8 @@ std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
     summary += fmt::format("; {} skipped", Plural(r.skipped.size(), "file", "files"));
   }
   out += report::Wrap(summary, o.width, " ", "   ");
-  return TerminalSafe(out);
+  MakeTerminalSafe(&out);
+  return out;
 }
 
 std::string RenderDiffBrief(const DiffResult& r) {

@@ -402,14 +402,16 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
   if (!o.verbose && !r.identical()) {
     out += "\nMore: --verbose, --stat, --format json.\n";
   }
-  return TerminalSafe(out, o.color);
+  MakeTerminalSafe(&out, o.color);
+  return out;
 }
 
 std::string RenderLintText(const LintReport& r, const RenderOptions& o) {
   std::string out = Paint(fmt::format("graphdiff lint: {}", r.root), "1", o.color) + "\n\n";
   if (r.findings.empty()) return TerminalSafe(out + "No findings.\n", o.color);
   AppendFindings(&out, r.findings, o);
-  return TerminalSafe(out, o.color);
+  MakeTerminalSafe(&out, o.color);
+  return out;
 }
 
 }  // namespace graphdiff

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "fmt/format.h"
 
@@ -160,6 +161,38 @@ std::string ValidUtf8(std::string_view s, bool* changed) {
 std::string TerminalSafe(std::string_view s, bool keep_sgr) {
   return Clean(s, Target::kTerminal, keep_sgr, /*plain_passes=*/true,
                [](uint32_t, std::string*) { return false; });
+}
+
+void MakeTerminalSafe(std::string* s, bool keep_sgr) {
+  // Printable ASCII, newlines and tabs pass unchanged (see Clean), so a
+  // report of nothing else is checked a word at a time and kept.
+  const char* p = s->data();
+  const size_t n = s->size();
+  auto plain = [](char c) { return (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\t'; };
+  size_t i = 0;
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    // A byte below 0x20 (subtracting borrows into its top bit), at or above
+    // 0x80 (its top bit) or 0x7F (adding one carries into it) is looked at
+    // alone: most such words just hold a newline.
+    const uint64_t low = (w - 0x20 * kOnes) & ~w;
+    const uint64_t del = ((w & ~kHigh) + kOnes) & kHigh;
+    if (((low | w | del) & kHigh) == 0) continue;
+    for (size_t k = i; k < i + 8; ++k) {
+      if (!plain(p[k])) {
+        *s = TerminalSafe(*s, keep_sgr);
+        return;
+      }
+    }
+  }
+  for (; i < n; ++i) {
+    if (!plain(p[i])) break;
+  }
+  if (i == n) return;
+  *s = TerminalSafe(*s, keep_sgr);
 }
 
 std::string MarkdownEscape(std::string_view s) {
