@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "parse/fx_lexer.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,7 @@ namespace graphdiff {
 namespace {
 
 struct Lexed {
-  std::vector<FxLine> lines;
+  std::unique_ptr<FxLines> lines;
   std::vector<FxToken> code, comments;
   FxLexError error;
   bool ok = false;
@@ -20,8 +21,8 @@ struct Lexed {
 
 // Lexes the first logical line of `text`. The text must outlive the result.
 void LexFirst(const std::string& text, Lexed* out) {
-  out->lines = SplitFxLines(text);
-  FxLexer lexer(out->lines);
+  out->lines = std::make_unique<FxLines>(text);
+  FxLexer lexer(*out->lines);
   out->ok = lexer.NextLogicalLine(&out->code, &out->comments, &out->error);
 }
 
@@ -76,7 +77,7 @@ TEST(FxLexerTest, BracketsContinueAcrossLinesAndCommentsAreKept) {
       "    (b, {c: [d]}),\n"
       "]\n"
       "next_line\n";
-  std::vector<FxLine> lines = SplitFxLines(text);
+  FxLines lines(text);
   FxLexer lexer(lines);
   std::vector<FxToken> code, comments;
   FxLexError err;
@@ -190,6 +191,37 @@ TEST(NameScanTest, AgreesWithTheByteRuleForEveryByteAndPosition) {
   EXPECT_EQ(NameEnd("torch.ops.aten.convolution.default(", 0, 35), 5u);
   EXPECT_EQ(NameEnd("max_pool2d_with_indices_1 = x", 0, 29), 25u);
   EXPECT_EQ(NameEnd("\xc3\xa9t\xc3\xa9", 0, 5), 0u);  // UTF-8 is not a name byte
+}
+
+// Lines are split as asked for and keep the whole text's indexes and
+// numbers after the ones before are dropped.
+TEST(FxLexerTest, LinesSplitOnDemandAndDropBehind) {
+  const std::string text =
+      "def forward(self, x):\r\n"
+      "    y = x\n"
+      "\n"
+      "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: "
+      "[DEBUG]     return y\n"
+      "tail";
+  FxLines lines(text, 10);
+  EXPECT_EQ(lines.end(), 0u);
+  ASSERT_TRUE(lines.Has(1));
+  EXPECT_EQ(lines.end(), 2u);
+  EXPECT_EQ(lines[0].text, "def forward(self, x):");
+  EXPECT_EQ(lines[0].number, 10u);
+  EXPECT_EQ(lines[1].indent, 4u);
+  lines.DropBefore(2);
+  ASSERT_TRUE(lines.Has(3));
+  EXPECT_TRUE(lines[2].blank);
+  EXPECT_EQ(lines[3].text, "    return y");
+  EXPECT_EQ(lines[3].number, 13u);
+  EXPECT_EQ(lines[3].full().substr(0, 6), "[2024-");
+  lines.DropBefore(100);  // past the end: everything split so far goes
+  ASSERT_TRUE(lines.Has(4));
+  EXPECT_EQ(lines[4].text, "tail");
+  EXPECT_EQ(lines[4].number, 14u);
+  EXPECT_FALSE(lines.Has(5));
+  EXPECT_EQ(lines.end(), 5u);
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ run() {
   fi
   read -r wall user sys kb < <(tail -n 1 "$work/time.txt")
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')
-  printf '%-34s %7.2f s wall %7.2f s cpu %8.1f MB peak\n' "$label" "$wall" "$cpu" "$(awk -v k="$kb" 'BEGIN {print k / 1024}')"
+  printf '%-34s %7.2f s wall %7.2f s cpu %8.1f MiB peak\n' "$label" "$wall" "$cpu" "$(awk -v k="$kb" 'BEGIN {print k / 1024}')"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "inf"}'; }
 
@@ -123,16 +123,21 @@ compare "FX, one graph of module calls (symbolic_trace)" "$work/fx_module_left.t
 compare "HLO, modules one after another" "$work/hlo_left.txt" "$work/hlo_right.txt"
 compare "directory of $files graph files" "$work/dir_left" "$work/dir_right"
 
+# rate BYTES SECONDS: MB/s as the targets count them (10^6 bytes), and MiB/s,
+# the unit of the figures before session 15 (printed then as "MB/s").
+rate() {
+  awk -v b="$1" -v w="$2" 'BEGIN {printf "%.0f MB/s (%.0f MiB/s)", b / 1e6 / w, b / 1048576 / w}'
+}
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
 for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt fx_typed_left.txt fx_module_left.txt hlo_left.txt \
     metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
-  mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1048576}')
+  mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"
-  echo "  $(awk -v m="$mb" -v w="$wall" 'BEGIN {printf "%.0f", m / w}') MB/s per core"
+  echo "  $(rate "$bytes" "$wall") per core"
   if [ "$input" = save.txt ]; then
     run "stats $input, $(nproc) jobs" "$gd" stats --no-progress "$work/$input"
-    echo "  $(awk -v m="$mb" -v w="$wall" 'BEGIN {printf "%.0f", m / w}') MB/s on $(nproc) cores"
+    echo "  $(rate "$bytes" "$wall") on $(nproc) cores"
   fi
 done
 for f in ir_left.txt; do

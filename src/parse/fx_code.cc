@@ -65,7 +65,7 @@ std::string_view StringContents(std::string_view lit) {
 
 class FxBuilder {
  public:
-  FxBuilder(const std::vector<FxLine>& lines, const FxParseContext& ctx, Graph* g)
+  FxBuilder(const FxLines& lines, const FxParseContext& ctx, Graph* g)
       : lines_(lines), ctx_(ctx), g_(*g), lexer_(lines) {}
 
   absl::Status Run(size_t def_index, size_t* next_line);
@@ -130,7 +130,7 @@ class FxBuilder {
     return true;
   }
 
-  const std::vector<FxLine>& lines_;
+  const FxLines& lines_;
   const FxParseContext& ctx_;
   Graph& g_;
   FxLexer lexer_;
@@ -193,7 +193,7 @@ StrId FxBuilder::ArgKey(size_t n) {
 // FX graph of 10^6 nodes, measured in README's Performance section).
 void FxBuilder::PrefetchNextTarget() const {
   if (!names_.Large()) return;
-  const size_t end = std::min(lines_.size(), lexer_.line_index() + 4);
+  const size_t end = std::min(lines_.end(), lexer_.line_index() + 4);
   for (size_t i = lexer_.line_index(); i < end; ++i) {
     const FxLine& line = lines_[i];
     if (line.blank) continue;
@@ -590,7 +590,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   // and giving that room back moved every node once more into fresh pages.
   size_t body_lines = 0;
   size_t projections = 0;
-  for (size_t j = def_index + 1; j < lines_.size(); ++j) {
+  for (size_t j = def_index + 1; lines_.Has(j); ++j) {
     const FxLine& l = lines_[j];
     if (l.blank) continue;
     if (l.indent <= def_indent_) break;
@@ -1236,7 +1236,7 @@ absl::Status FxBuilder::Return(size_t pos) {
 
 }  // namespace
 
-absl::Status ParseFxDefinition(const std::vector<FxLine>& lines, size_t def_index,
+absl::Status ParseFxDefinition(const FxLines& lines, size_t def_index,
                                const FxParseContext& context, Graph* graph,
                                size_t* next_line) {
   graph->kind = GraphKind::kFx;

@@ -27,7 +27,7 @@ struct FxParseContext {
 // (the following lines indented deeper than the `def`) into `graph`: nodes,
 // inputs, outputs, and source lines. The caller sets name and file.
 // `*next_line` receives the index of the first line after the body.
-absl::Status ParseFxDefinition(const std::vector<FxLine>& lines, size_t def_index,
+absl::Status ParseFxDefinition(const FxLines& lines, size_t def_index,
                                const FxParseContext& context, Graph* graph,
                                size_t* next_line);
 

@@ -208,12 +208,12 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
     error->message = std::move(message);
     return false;
   };
-  while (line_ < lines_.size()) {
+  while (lines_.Has(line_)) {
     const uint32_t li = static_cast<uint32_t>(line_);
     std::string_view s = lines_[line_].text;
-    // The dump was last read whole when it was split into lines, long out
-    // of cache by now: ask for the lines ahead while this one is read.
-    if (line_ + 4 < lines_.size()) __builtin_prefetch(lines_[line_ + 4].text.data());
+    // The text was last read when its lines were split, out of cache by
+    // now in a big graph: ask for the lines ahead while this one is read.
+    if (line_ + 4 < lines_.end()) __builtin_prefetch(lines_[line_ + 4].text.data());
     ++line_;
     if (depth > 0 && StartsNewBlock(s)) {
       return fail(stack[depth - 1].line, stack[depth - 1].col,
@@ -413,7 +413,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
   if (code->empty() && comments->empty()) return true;  // caller checks done()
   FxToken nl;
   nl.kind = FxTok::kNewline;
-  nl.line = static_cast<uint32_t>(lines_.size() - 1);
+  nl.line = static_cast<uint32_t>(lines_.end() - 1);
   code->push_back(nl);
   return true;
 }

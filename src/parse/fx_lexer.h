@@ -16,8 +16,8 @@
 
 namespace graphdiff {
 
-// One physical line of the dump with its log prefix removed. A dump has one
-// per line, all held while it parses (1.8 million for a 10^6-node graph), so
+// One physical line of the dump with its log prefix removed. A graph's
+// lines are all held while it parses (1.8 million for a 10^6-node graph), so
 // the whole line is derived from the code part rather than stored: 32 bytes
 // a line instead of 48.
 struct FxLine {
@@ -59,9 +59,41 @@ struct FxLexError {
   std::string message;
 };
 
+// The lines of an FX text, split as they are first asked for (log prefixes
+// removed, CRLF tolerated), numbered from `first_line`. Lines before a point
+// the parse has passed can be dropped: a dump of thousands of graphs holds
+// one graph's lines at a time, not 32 bytes for every line of the file in
+// memory touched once (the page clearing for it was a twentieth of parsing
+// such a dump). Indexes stay those of the whole text.
+class FxLines {
+ public:
+  explicit FxLines(std::string_view text, uint32_t first_line = 1);
+
+  // Whether line i exists, splitting the text up to it. Lines already
+  // returned by operator[] stay where they are until DropBefore, unless
+  // this splits more: hold indexes, not references, across it.
+  bool Has(size_t i) const { return i < end() || SplitTo(i); }
+  // Line i; Has(i) must have said it exists, and it must not be dropped.
+  const FxLine& operator[](size_t i) const { return lines_[i - base_]; }
+  // One past the last line split so far (all of them once Has failed).
+  size_t end() const { return base_ + lines_.size(); }
+  // Lines before i will not be asked for again.
+  void DropBefore(size_t i);
+
+ private:
+  bool SplitTo(size_t i) const;
+
+  std::string_view text_;
+  // Splitting is not a change anyone sees: the lines are the text's.
+  mutable size_t pos_ = 0;
+  mutable uint32_t next_number_;
+  mutable std::vector<FxLine> lines_;
+  size_t base_ = 0;  // index of lines_[0]
+};
+
 class FxLexer {
  public:
-  explicit FxLexer(const std::vector<FxLine>& lines) : lines_(lines) {}
+  explicit FxLexer(const FxLines& lines) : lines_(lines) {}
 
   // Reads the logical line starting at physical line `line_index()`:
   // code tokens go to `code` (ending with one kNewline), comments (own-line
@@ -76,10 +108,10 @@ class FxLexer {
 
   size_t line_index() const { return line_; }
   void set_line_index(size_t line) { line_ = line; }
-  bool done() const { return line_ >= lines_.size(); }
+  bool done() const { return !lines_.Has(line_); }
 
  private:
-  const std::vector<FxLine>& lines_;
+  const FxLines& lines_;
   size_t line_ = 0;
   std::vector<uint32_t> semicolons_;
 };

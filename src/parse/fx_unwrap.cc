@@ -1,6 +1,8 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "parse/fx_unwrap.h"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "fmt/format.h"
@@ -76,14 +78,25 @@ size_t FxLogPrefixLength(std::string_view line) {
   return 0;
 }
 
-std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
-  std::vector<FxLine> lines;
-  lines.reserve(text.size() / 48 + 1);
-  LineReader reader(text, first_line);
-  std::string_view line;
-  while (reader.Next(&line)) {
-    FxLine& l = lines.emplace_back();  // in place: see fx_lexer.cc
-    l.number = reader.line_number();
+FxLines::FxLines(std::string_view text, uint32_t first_line)
+    : text_(text), next_number_(first_line) {
+  // Room for every line of a typical dump up front: memory not written is
+  // not touched, and a graph of a million lines grows no copies.
+  lines_.reserve(text.size() / 48 + 1);
+}
+
+bool FxLines::SplitTo(size_t i) const {
+  while (end() <= i) {
+    if (pos_ >= text_.size()) return false;
+    const char* begin = text_.data() + pos_;
+    const void* nl = std::memchr(begin, '\n', text_.size() - pos_);
+    const size_t stop = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data())
+                           : text_.size();
+    std::string_view line = text_.substr(pos_, stop - pos_);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    pos_ = nl ? stop + 1 : stop;
+    FxLine& l = lines_.emplace_back();  // in place: see fx_lexer.cc
+    l.number = next_number_++;
     l.prefix_len = static_cast<uint32_t>(
         (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
             ? FxLogPrefixLength(line)
@@ -92,7 +105,14 @@ std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line) {
     l.indent = FxIndent(l.text);
     l.blank = FxIsBlank(l.text);
   }
-  return lines;
+  return true;
+}
+
+void FxLines::DropBefore(size_t i) {
+  if (i <= base_) return;
+  const size_t drop = std::min(i, end()) - base_;
+  lines_.erase(lines_.begin(), lines_.begin() + static_cast<ptrdiff_t>(drop));
+  base_ += drop;
 }
 
 std::string_view FxBannerName(std::string_view line) {
@@ -126,7 +146,7 @@ std::string_view FxClassName(std::string_view line) {
 absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
                           const ParseOptions& options, std::vector<Diagnostic>* warnings,
                           FxPiece* piece) {
-  const std::vector<FxLine> lines = SplitFxLines(text, first_line);
+  FxLines lines(text, first_line);
   FxParseContext ctx{source, &options, warnings};
   struct Class {
     uint32_t indent;
@@ -137,7 +157,8 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   std::vector<Graph>& graphs = piece->graphs;
   size_t& outside = piece->outside;  // non-blank lines that are not graph code
   size_t i = 0;
-  while (i < lines.size()) {
+  while (lines.Has(i)) {
+    lines.DropBefore(i);  // the parse never looks back
     std::string_view t = lines[i].text;
     if (lines[i].blank) {
       ++i;
@@ -167,7 +188,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     std::string_view fn = Trim(body.substr(4));
     if (fn.substr(0, 7) != "forward" || fn.size() < 8 || (fn[7] != '(' && fn[7] != ' ')) {
       size_t j = i + 1;  // another method (`__init__`): skip its body
-      while (j < lines.size() &&
+      while (lines.Has(j) &&
              (lines[j].blank || lines[j].indent > indent)) {
         ++j;
       }

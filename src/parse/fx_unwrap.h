@@ -26,10 +26,6 @@ namespace graphdiff {
 // after it; 0 when the line has none.
 size_t FxLogPrefixLength(std::string_view line);
 
-// Splits `text` into lines with prefixes removed (CRLF tolerated); the first
-// line is numbered `first_line`.
-std::vector<FxLine> SplitFxLines(std::string_view text, uint32_t first_line = 1);
-
 // `===== NAME =====` -> NAME; empty when the line is not a banner.
 std::string_view FxBannerName(std::string_view line);
 
