@@ -62,9 +62,9 @@ struct FxLexError {
 // The lines of an FX text, split as they are first asked for (log prefixes
 // removed, CRLF tolerated), numbered from `first_line`. Lines before a point
 // the parse has passed can be dropped: a dump of thousands of graphs holds
-// one graph's lines at a time, not 32 bytes for every line of the file in
-// memory touched once (the page clearing for it was a twentieth of parsing
-// such a dump). Indexes stay those of the whole text.
+// one graph's lines at a time, not 32 bytes for every line of the file
+// (39 MB of memory touched once for 10^6 nodes in 4,386 graphs). Indexes
+// stay those of the whole text.
 class FxLines {
  public:
   explicit FxLines(std::string_view text, uint32_t first_line = 1);
