@@ -120,6 +120,48 @@ TEST(FxCodeTest, FunctionCallsAndArguments) {
   EXPECT_EQ(g.source.file, "t.py");
 }
 
+// The graphs of one dump share one string pool, which holds each op, key
+// and node name once for all of them; a string interned into one graph
+// after the parse is not seen by the others.
+TEST(FxCodeTest, GraphsOfOneDumpShareTheirStrings) {
+  const std::string graph =
+      "def forward(self, primals_1):\n"
+      "    relu = torch.ops.aten.relu.default(primals_1)\n"
+      "    add = torch.ops.aten.add.Tensor(relu, 1)\n"
+      "    return (add,)\n";
+  std::vector<Graph> gs = ParseOk(graph + graph + "\n" + graph);
+  ASSERT_EQ(gs.size(), 3u);
+  EXPECT_TRUE(gs[0].strings.shared());
+  EXPECT_EQ(gs[0].strings.size(), gs[2].strings.size());
+  const Node* relu = Find(gs[1], "relu");
+  ASSERT_NE(relu, nullptr);
+  EXPECT_EQ(relu->name, Find(gs[0], "relu")->name);  // stored once
+  EXPECT_EQ(gs[1].str(relu->op), "aten::relu");
+  EXPECT_EQ(Attr(gs[2], Find(gs[2], "add"), "arg1"), "1");
+  const size_t before = gs[1].strings.size();
+  const StrId added = gs[0].intern("a string of graph 0 alone");
+  EXPECT_EQ(gs[0].str(added), "a string of graph 0 alone");
+  EXPECT_EQ(gs[0].str(Find(gs[0], "relu")->op), "aten::relu");
+  EXPECT_EQ(gs[1].strings.size(), before);
+  EXPECT_TRUE(gs[1].strings.Find("a string of graph 0 alone").empty());
+  EXPECT_FALSE(gs[0].strings.shared());
+  // One graph alone has its pool to itself.
+  EXPECT_FALSE(ParseOne(graph).strings.shared());
+  // A big graph's names are stored as they come (no lookup per name), and
+  // come back the same.
+  std::string big_text = "def forward(self, x):\n    relu_0 = torch.ops.aten.relu.default(x)\n";
+  for (int i = 1; i < 5000; ++i) {
+    big_text += "    relu_" + std::to_string(i) + " = torch.ops.aten.relu.default(relu_" +
+                std::to_string(i - 1) + ")\n";
+  }
+  big_text += "    return (relu_4999,)\n";
+  Graph big = ParseOne(big_text);
+  const Node* r = Find(big, "relu_4321");
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(big.strings.Find("relu_4321").empty());  // stored, not interned
+  EXPECT_EQ(big.nodes[r->operands[0].node].name, Find(big, "relu_4320")->name);
+}
+
 TEST(FxCodeTest, RenamingValuesKeepsAttributes) {
   Graph a = ParseOne("def forward(self, x):\n    y = torch.cat([x, x], 0)\n    return y\n");
   Graph b = ParseOne("def forward(self, q):\n    y = torch.cat([q, q], 0)\n    return y\n");

@@ -137,6 +137,9 @@ class FxBuilder {
   std::vector<FxToken> toks_, comments_;
   std::vector<FxExpr> arena_;
   NameTable names_;
+  // Graphs up to this many body lines intern their node names (NodeName).
+  static constexpr size_t kInternNamesUpTo = 4096;
+  bool intern_names_ = true;
   // Interned op, raw op and overload of a function callee, by its text.
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
   // A node annotation as written (`f32[8, 64]`, `"f32[8, 64]"`) -> the
@@ -204,11 +207,14 @@ void FxBuilder::PrefetchNextTarget() const {
   }
 }
 
-// A name no value of the graph was bound to yet is stored without a lookup
-// (StringPool::Add): in a graph of 10^6 nodes that lookup is a cache miss a
-// node, and the lookup table's slot for every name was a third of the pool.
+// In a big graph, a name no value was bound to yet is stored without a
+// lookup (StringPool::Add): in a graph of 10^6 nodes that lookup is a cache
+// miss a node, and the lookup table's slot for every name was a third of the
+// pool. A small graph interns its names: the graphs of a dump share a pool,
+// and theirs repeat (`primals_1`, `convolution_3`), as HLO modules' do.
 StrId FxBuilder::NodeName(std::string_view name) {
-  return names_.Find(name) == nullptr ? g_.strings.Add(name) : g_.intern(name);
+  if (intern_names_ || names_.Find(name) != nullptr) return g_.intern(name);
+  return g_.strings.Add(name);
 }
 
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_view op,
@@ -601,6 +607,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   }
   g_.nodes.reserve(std::min(body_lines - projections + params_.size(),
                             ctx_.options->max_nodes_per_graph));
+  intern_names_ = body_lines <= kInternNamesUpTo;
   // Every node binds a name: growing the table rehashes all of them.
   names_.Reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
   last_line_ = lines_[def_index].number;

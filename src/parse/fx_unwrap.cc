@@ -156,6 +156,10 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   std::string_view& banner = piece->banner;
   std::vector<Graph>& graphs = piece->graphs;
   size_t& outside = piece->outside;  // non-blank lines that are not graph code
+  // The graphs share one pool (StringPool::Share), as an HLO text's modules
+  // do: a dump's graphs repeat one another's ops, keys, literals and node
+  // names (`primals_1`, `convolution_3`), which a pool per graph held again.
+  StringPool pool;
   size_t i = 0;
   while (lines.Has(i)) {
     lines.DropBefore(i);  // the parse never looks back
@@ -203,6 +207,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     }
     Graph g;
     g.kind = GraphKind::kFx;
+    g.strings = pool.Share();
     g.source.file = std::string(source);
     g.source.record_index = static_cast<uint32_t>(graphs.size());
     size_t next = i + 1;
@@ -222,10 +227,11 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
       g.name = "forward";
     }
     g.source.graph_name = classes.empty() ? g.name : std::string(classes.back().name);
-    g.strings.ShrinkToFit();
     graphs.push_back(std::move(g));
     i = next > i ? next : i + 1;
   }
+  pool = StringPool();
+  if (!graphs.empty()) graphs.front().strings.ShrinkToFit();  // seals the shared pool
   return absl::OkStatus();
 }
 
