@@ -127,6 +127,38 @@ TEST(SaveFileTest, BareIrBlocksAreManyGraphs) {
   EXPECT_EQ(gs[1].nodes[4].line, 14u);
 }
 
+// The records' graphs share one string pool, which holds each node name,
+// op and attribute once for all of them; a string interned into one graph
+// after the parse is not seen by the others, and a parse in pieces gives
+// the same graphs.
+TEST(SaveFileTest, RecordsShareTheirStrings) {
+  std::string text;
+  for (int r = 0; r < 3; ++r) {
+    text += "IR {\n"
+            "  %0 = f32[4]{0} xla::device_data(), xla_shape=f32[4]{0}, device=CPU:0\n"
+            "  %1 = f32[4]{0} aten::relu(%0), xla_shape=f32[4]{0}, ROOT=0\n"
+            "}\n\n";
+    text += "IR {\n"
+            "  %0 = f32[4]{0} xla::device_data(), xla_shape=f32[4]{0}, device=CPU:0\n"
+            "  %1 = f32[4]{0} aten::neg(%0), xla_shape=f32[4]{0}\n"
+            "  %2 = f32[4]{0} aten::add(%1, %0), xla_shape=f32[4]{0}, ROOT=0\n"
+            "}\n\n";
+  }
+  std::vector<Graph> gs = MustParse(text);
+  ASSERT_EQ(gs.size(), 6u);
+  EXPECT_TRUE(gs[0].strings.shared());
+  EXPECT_EQ(gs[0].nodes[1].name, gs[1].nodes[1].name);  // `%1` stored once
+  EXPECT_EQ(gs[1].str(gs[1].nodes[2].op), "aten::add");
+  EXPECT_EQ(gs[4].str(gs[4].nodes[1].op), "aten::relu");
+  const size_t before = gs[1].strings.size();
+  const StrId added = gs[0].intern("a string of graph 0 alone");
+  EXPECT_EQ(gs[0].str(added), "a string of graph 0 alone");
+  EXPECT_EQ(gs[0].str(gs[0].nodes[1].name), "%1");
+  EXPECT_EQ(gs[1].strings.size(), before);
+  EXPECT_TRUE(gs[1].strings.Find("a string of graph 0 alone").empty());
+  EXPECT_FALSE(gs[0].strings.shared());
+}
+
 TEST(SaveFileTest, RealLtcSaveFile) {
   // LTC_SAVE_TENSORS_FILE output of PyTorch 1.13 (TorchScript backend):
   // "Python Stacktrace:" with the no-frames placeholder, old "Hashes:".

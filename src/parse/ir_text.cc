@@ -122,22 +122,29 @@ class BlockParser {
  public:
   BlockParser(std::string_view text, std::string_view source,
               const ParseOptions& options, std::vector<Diagnostic>* warnings,
-              size_t expected_nodes)
+              size_t expected_nodes, StringPool* shared_pool)
       : text_(text),
         source_(source),
         options_(options),
         warnings_(warnings),
-        ids_(expected_nodes) {
+        ids_(expected_nodes),
+        shared_(shared_pool != nullptr),
+        intern_names_(shared_ && expected_nodes <= kInternNamesUpTo) {
     graph_.kind = GraphKind::kIr;
     graph_.source.file = std::string(source);
     graph_.nodes.reserve(expected_nodes);
-    graph_.strings.Reserve(expected_nodes + 64);
+    if (shared_) {
+      graph_.strings = shared_pool->Share();
+    } else {
+      graph_.strings.Reserve(expected_nodes + 64);
+    }
   }
 
   absl::Status ParseNodeLine(std::string_view line, size_t indent, uint32_t line_no);
   absl::Status Finish();
   Graph TakeGraph() {
-    graph_.strings.ShrinkToFit();
+    // A shared pool is sealed by its owner once every graph is made.
+    if (!shared_) graph_.strings.ShrinkToFit();
     graph_.ShrinkTypes();
     return std::move(graph_);
   }
@@ -186,6 +193,11 @@ class BlockParser {
   std::vector<Diagnostic>* warnings_;
   Graph graph_;
   IdMap ids_;
+  // The graph's strings are a shared pool's (ParseIrBlock), and its node
+  // names are interned when it is small (below).
+  static constexpr size_t kInternNamesUpTo = 4096;
+  const bool shared_;
+  const bool intern_names_;
   absl::flat_hash_map<std::string_view, StrId, StringViewHash> common_;
   std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
   struct TypeRange {
@@ -353,7 +365,10 @@ absl::Status BlockParser::ParseNodeLine(std::string_view line, size_t indent,
     graph_.nodes.pop_back();
     return s;
   }
-  node.name = graph_.strings.Add(name);  // ids are checked unique above
+  // Ids are checked unique above: a big graph's names are stored without a
+  // lookup; a small one sharing a pool interns them, as its neighbours
+  // (the records of a save file) have the same `%0`, `%1`, ...
+  node.name = intern_names_ ? graph_.intern(name) : graph_.strings.Add(name);
   node.op = InternCommon(op);
   node.raw_op = node.op;
   node.line = line_no;
@@ -508,9 +523,9 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
                                    uint32_t begin_line, std::string_view source,
                                    const ParseOptions& options,
                                    std::vector<Diagnostic>* warnings,
-                                   IrBlockEnd* end) {
+                                   IrBlockEnd* end, StringPool* shared_pool) {
   BlockParser parser(text, source, options, warnings,
-                     EstimateNodes(text, begin, options.max_nodes_per_graph));
+                     EstimateNodes(text, begin, options.max_nodes_per_graph), shared_pool);
   LineReader lines(text.substr(begin), begin_line);
   std::string_view line;
   uint32_t elisions = 0, first_elision = 0;

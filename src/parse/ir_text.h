@@ -28,12 +28,14 @@ struct IrBlockEnd {
 // Parses the `IR { ... }` block whose `IR {` line starts at byte `begin` of
 // `text`; that line has number `begin_line`. Everything after the closing
 // brace is left to the caller. Errors and warnings cite `source` and point
-// into `text`.
+// into `text`. With `shared_pool`, the graph's strings are that pool's
+// (StringPool::Share), left for the caller to seal (ShrinkToFit) once its
+// last graph is made.
 absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
                                    uint32_t begin_line, std::string_view source,
                                    const ParseOptions& options,
                                    std::vector<Diagnostic>* warnings,
-                                   IrBlockEnd* end);
+                                   IrBlockEnd* end, StringPool* shared_pool = nullptr);
 
 // True when `line` opens an IR block: `IR {`, possibly indented.
 bool IsIrBlockStart(std::string_view line);

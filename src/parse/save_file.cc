@@ -140,6 +140,13 @@ struct RecordHeader {
   std::vector<std::string> hashes;
 };
 
+// Seals the pools the graphs share (StringPool::ShrinkToFit): from then on a
+// graph whose strings change gets a pool of its own first. Each pool is
+// fitted once; the calls for its other graphs return at once.
+void SealPools(std::vector<Graph>& graphs) {
+  for (Graph& g : graphs) g.strings.ShrinkToFit();
+}
+
 class SaveFileParser {
  public:
   SaveFileParser(std::string_view text, std::string_view source,
@@ -206,6 +213,10 @@ class SaveFileParser {
   size_t base_ = 0;
 
   std::vector<Graph> graphs_;
+  // The records' graphs share one pool (ParseIrBlock), as an HLO text's
+  // modules do: they repeat one another's node names (`%0`, `%1`, ...),
+  // ops, types and attributes. Sealed by SealPools once all are made.
+  StringPool pool_;
   RecordHeader header_;
   bool in_body_ = false;  // after `## BEGIN_GRAPH`, before the body
   // The last record that produced graphs: graphs_[record_begin_, end) and
@@ -305,7 +316,7 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
   IrBlockEnd end;
   record_warn_begin_ = warnings_ ? warnings_->size() : 0;
   absl::StatusOr<Graph> g =
-      ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end);
+      ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end, &pool_);
   if (!g.ok()) {
     if (end.truncated && !last_piece_) {
       return absl::AbortedError("an IR block runs past the end of its piece");
@@ -378,6 +389,8 @@ absl::StatusOr<std::vector<Graph>> SaveFileParser::Run() {
                       "no graph found: expected '[ScheduleSyncTensorsGraph]' records "
                       "or 'IR {' blocks");
   }
+  pool_ = StringPool();
+  SealPools(graphs_);
   return std::move(graphs_);
 }
 
@@ -562,6 +575,8 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
       JoinPieces(parsers, options, pieces.options.max_warnings, &graphs,
                  warnings ? &joined : nullptr, piece_warnings)) {
     if (warnings) *warnings = std::move(joined);
+    parsers.clear();
+    SealPools(graphs);
     return graphs;
   }
   parsers.clear();
