@@ -136,6 +136,60 @@ TEST(PairDumps, SaveFileRecordsPairByPathAndPosition) {
   EXPECT_TRUE(p.left_unpaired.empty());
 }
 
+// A record of `nodes` constants (its shape) whose first value tells it apart.
+std::string ShapedRecord(int nodes, int value) {
+  std::string r = Record("", "", value);
+  std::string more;
+  for (int k = 1; k < nodes; ++k) {
+    more += "  %" + std::to_string(k) + " = f32[] prim::Constant(), value=0, ROOT=" +
+            std::to_string(k) + "\n";
+  }
+  r.insert(r.find("}\n\n## END_GRAPH"), more);
+  return r;
+}
+
+// A step that compiled once more on one side, or one fewer, shifts no pair
+// after it: records pair as a line diff pairs lines, by shape (ops,
+// counts) along the longest common run, the rest in order between.
+TEST(PairDumps, SaveFileRecordsAlignAroundAnExtraRecord) {
+  const std::string a = ShapedRecord(1, 1), b = ShapedRecord(2, 2), c = ShapedRecord(3, 3),
+                    d = ShapedRecord(4, 4), x = ShapedRecord(5, 9);
+  Dump left = MemoryDump({{"graphs.txt", a + b + c + d}});
+  Dump right = MemoryDump({{"graphs.txt", a + x + b + c + d}});
+  ASSERT_EQ(right.files.at(0).graphs.size(), 5u);
+  Pairing p = PairDumps(left, right);
+  ASSERT_EQ(p.graphs.size(), 4u);
+  for (const GraphPairing& g : p.graphs) {
+    EXPECT_EQ(g.how, PairRule::kPath);
+    EXPECT_EQ(ValueOf(left, g.left), ValueOf(right, g.right));
+  }
+  ASSERT_EQ(p.right_unpaired.size(), 1u);
+  EXPECT_EQ(ValueOf(right, p.right_unpaired[0]), "9");
+  // One record fewer, and one changed in its place: the changed one pairs
+  // with the one it replaced, the missing one is unpaired.
+  const std::string c2 = ShapedRecord(7, 3);
+  Dump fewer = MemoryDump({{"graphs.txt", a + c2 + d}});
+  p = PairDumps(left, fewer);
+  ASSERT_EQ(p.graphs.size(), 3u);
+  EXPECT_EQ(ValueOf(left, p.graphs[0].left), "1");
+  EXPECT_EQ(ValueOf(fewer, p.graphs[0].right), "1");
+  EXPECT_EQ(ValueOf(left, p.graphs[1].left), "2");  // in order within the gap
+  EXPECT_EQ(ValueOf(fewer, p.graphs[1].right), "3");
+  EXPECT_EQ(ValueOf(left, p.graphs[2].left), "4");
+  EXPECT_EQ(ValueOf(fewer, p.graphs[2].right), "4");
+  ASSERT_EQ(p.left_unpaired.size(), 1u);
+  EXPECT_EQ(ValueOf(left, p.left_unpaired[0]), "3");
+  // Across files with nothing else to go by, graphs align the same way.
+  Dump left_files = MemoryDump({{"l.txt", a + b + c + d}});
+  Dump right_files = MemoryDump({{"r.txt", a + x + b + c + d}});
+  p = PairDumps(left_files, right_files);
+  ASSERT_EQ(p.graphs.size(), 4u);
+  for (const GraphPairing& g : p.graphs) {
+    EXPECT_EQ(g.how, PairRule::kOrder);
+    EXPECT_EQ(ValueOf(left_files, g.left), ValueOf(right_files, g.right));
+  }
+}
+
 TEST(PairDumps, ByNameAcrossFiles) {
   Dump left = MemoryDump({{"l1.txt", Record("train_step", "", 1)},
                           {"l2.txt", Record("eval_step", "", 2)}});

@@ -158,8 +158,12 @@ struct Pairing {
   std::vector<std::pair<uint32_t, uint32_t>> right_unpaired_metrics;  // (file, report)
 };
 
-// Pairs graphs of the same kind: same relative path and record position
-// first, then graph name / Python frame, then order. Metrics pair with metrics
+// Pairs graphs of the same kind: same relative path first, then graph name /
+// Python frame, then order. Where a rule leaves several graphs on each side
+// (the records of a save file at one path, the graphs left for order), they
+// pair as a line diff pairs lines: graphs of equal shape (op multiset, node,
+// input and output counts) along the longest common run, the rest in order
+// between, so one record more on one side shifts no pair after it. Metrics pair with metrics
 // (same path, then order). Paths compare after dropping archive names
 // (`a.zip!top/ir.txt` is `top/ir.txt`), with run-stamped directories
 // (`run_2024_01_01_12_00_00_000000-pid_111/`) as one (`rank_<n>` stays a key),

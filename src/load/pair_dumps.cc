@@ -5,6 +5,7 @@
 // what the earlier ones left, always in dump order so ties resolve the same
 // way every run.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -12,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "graphdiff/dump.h"
+#include "graphdiff/strings.h"
 #include "load/entry_path.h"
 
 namespace graphdiff {
@@ -87,8 +90,94 @@ struct Candidate {
   std::string path;
   std::string name;
   std::string frame;
+  uint64_t shape = 0;  // ShapeHash
   bool paired = false;
 };
+
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+// What a graph is made of, whatever its numbering and order: its op
+// multiset, node, input and output counts. Records of one save file that
+// a run repeats, or a renumbered copy of one, hash alike; so do graphs
+// differing only in attributes, which the diff then reports.
+uint64_t ShapeHash(const Graph& g) {
+  absl::flat_hash_map<uint32_t, uint64_t> op_hash;  // ops repeat: hash each once
+  uint64_t sum = 0;
+  for (const Node& n : g.nodes) {
+    auto [it, added] = op_hash.try_emplace(n.op.id, 0);
+    if (added) it->second = StringViewHash()(g.str(n.op));
+    sum += Mix(it->second ^ (uint64_t{n.operands.size()} << 56));
+  }
+  return Mix(sum ^ Mix(g.nodes.size() ^ (uint64_t{g.inputs.size()} << 24) ^
+                       (uint64_t{g.outputs.size()} << 44) ^
+                       (uint64_t{static_cast<uint8_t>(g.kind)} << 60)));
+}
+
+// Pairs sequence a with sequence b as a line diff would: equal shapes along
+// a longest common subsequence, and between two such matches (and at the
+// ends) what is left by order. One record more on one side (a step that
+// compiled once more) then shifts no pair after it. Positions (i, j), in
+// order of i.
+std::vector<std::pair<size_t, size_t>> AlignShapes(const std::vector<uint64_t>& a,
+                                                   const std::vector<uint64_t>& b) {
+  std::vector<std::pair<size_t, size_t>> matches;
+  size_t pre = 0;
+  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
+  size_t suf = 0;
+  while (suf < a.size() - pre && suf < b.size() - pre &&
+         a[a.size() - 1 - suf] == b[b.size() - 1 - suf]) {
+    ++suf;
+  }
+  for (size_t i = 0; i < pre; ++i) matches.emplace_back(i, i);
+  const size_t na = a.size() - pre - suf, nb = b.size() - pre - suf;
+  // The middle by dynamic programming, when it is small enough (a few
+  // records changed); beyond that (two runs with nothing in common) it is
+  // paired by order.
+  constexpr size_t kMaxCells = size_t{1} << 22;
+  if (na > 0 && nb > 0 && na <= kMaxCells / nb) {
+    std::vector<uint32_t> lcs((na + 1) * (nb + 1), 0);
+    auto at = [&](size_t i, size_t j) -> uint32_t& { return lcs[i * (nb + 1) + j]; };
+    for (size_t i = na; i-- > 0;) {
+      for (size_t j = nb; j-- > 0;) {
+        at(i, j) = a[pre + i] == b[pre + j] ? at(i + 1, j + 1) + 1
+                                            : std::max(at(i + 1, j), at(i, j + 1));
+      }
+    }
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+      if (a[pre + i] == b[pre + j]) {
+        matches.emplace_back(pre + i, pre + j);
+        ++i;
+        ++j;
+      } else if (at(i + 1, j) >= at(i, j + 1)) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+  }
+  for (size_t k = 0; k < suf; ++k) matches.emplace_back(a.size() - suf + k, b.size() - suf + k);
+  // The gaps between matches, by order.
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t i = 0, j = 0;
+  auto gap = [&](size_t i_end, size_t j_end) {
+    for (; i < i_end && j < j_end; ++i, ++j) out.emplace_back(i, j);
+  };
+  for (const auto& [mi, mj] : matches) {
+    gap(mi, mj);
+    out.emplace_back(mi, mj);
+    i = mi + 1;
+    j = mj + 1;
+  }
+  gap(a.size(), b.size());
+  return out;
+}
 
 std::vector<Candidate> Candidates(const Dump& dump) {
   std::vector<std::string> paths = PairingPaths(dump);
@@ -101,6 +190,7 @@ std::vector<Candidate> Candidates(const Dump& dump) {
       c.ref = GraphRef{f, g};
       c.kind = graph.kind;
       c.path = paths[f];
+      c.shape = ShapeHash(graph);
       // An IR graph has no name of its own: a save file names it after a
       // frame or its position, which says nothing the other rules do not.
       c.name = !graph.source.graph_name.empty() ? graph.source.graph_name
@@ -142,37 +232,44 @@ bool Informative(const std::vector<Candidate>& left, const std::vector<Candidate
 }
 
 // Pairs remaining graphs of each kind whose non-empty keys are equal: the
-// k-th left graph with a key goes with the k-th right graph with that key.
+// graphs of one key on each side, in dump order, are paired as AlignShapes
+// pairs them (in order, unless one side has graphs the other lacks).
 void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyFn key,
                bool require_informative, PairRule how, std::vector<GraphPairing>* out) {
   for (GraphKind kind : {GraphKind::kIr, GraphKind::kFx, GraphKind::kHlo}) {
     if (require_informative && !Informative(left, right, kind, key)) continue;
-    std::map<std::string, std::vector<size_t>> right_by_key;
+    std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_key;
+    for (size_t i = 0; i < left.size(); ++i) {
+      if (left[i].paired || left[i].kind != kind) continue;
+      std::string k = key(left[i]);
+      if (!k.empty()) by_key[k].first.push_back(i);
+    }
     for (size_t i = 0; i < right.size(); ++i) {
       if (right[i].paired || right[i].kind != kind) continue;
       std::string k = key(right[i]);
-      if (!k.empty()) right_by_key[k].push_back(i);
+      if (!k.empty()) by_key[k].second.push_back(i);
     }
-    std::map<std::string, size_t> next;
-    for (Candidate& l : left) {
-      if (l.paired || l.kind != kind) continue;
-      std::string k = key(l);
-      if (k.empty()) continue;
-      auto it = right_by_key.find(k);
-      if (it == right_by_key.end()) continue;
-      size_t& n = next[k];
-      if (n >= it->second.size()) continue;
-      Candidate& r = right[it->second[n++]];
-      l.paired = r.paired = true;
-      out->push_back(GraphPairing{l.ref, r.ref, how});
+    std::vector<uint64_t> a, b;
+    for (const auto& [k, sides] : by_key) {
+      const auto& [ls, rs] = sides;
+      if (ls.empty() || rs.empty()) continue;
+      a.clear();
+      b.clear();
+      for (size_t i : ls) a.push_back(left[i].shape);
+      for (size_t i : rs) b.push_back(right[i].shape);
+      for (const auto& [i, j] : AlignShapes(a, b)) {
+        Candidate& l = left[ls[i]];
+        Candidate& r = right[rs[j]];
+        l.paired = r.paired = true;
+        out->push_back(GraphPairing{l.ref, r.ref, how});
+      }
     }
   }
 }
 
-std::string PathKey(const Candidate& c) {
-  // The record position keeps the k-th graph of a save file with the k-th.
-  return c.path + '\0' + std::to_string(c.ref.graph);
-}
+// The graphs of a file pair with those of the file at the same path, record
+// by record as AlignShapes pairs them.
+std::string PathKey(const Candidate& c) { return c.path; }
 std::string NameKey(const Candidate& c) { return c.name; }
 std::string FrameKey(const Candidate& c) { return c.frame; }
 std::string NoKey(const Candidate&) { return "-"; }
