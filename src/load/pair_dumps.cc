@@ -90,7 +90,7 @@ struct Candidate {
   std::string path;
   std::string name;
   std::string frame;
-  uint64_t shape = 0;  // ShapeHash
+  const Graph* graph = nullptr;
   bool paired = false;
 };
 
@@ -190,7 +190,7 @@ std::vector<Candidate> Candidates(const Dump& dump) {
       c.ref = GraphRef{f, g};
       c.kind = graph.kind;
       c.path = paths[f];
-      c.shape = ShapeHash(graph);
+      c.graph = &graph;
       // An IR graph has no name of its own: a save file names it after a
       // frame or its position, which says nothing the other rules do not.
       c.name = !graph.source.graph_name.empty() ? graph.source.graph_name
@@ -253,10 +253,13 @@ void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyF
     for (const auto& [k, sides] : by_key) {
       const auto& [ls, rs] = sides;
       if (ls.empty() || rs.empty()) continue;
+      // One graph a side pairs whatever its shape: a graph of 10^6 module
+      // calls is not hashed for nothing.
+      const bool one_each = ls.size() == 1 && rs.size() == 1;
       a.clear();
       b.clear();
-      for (size_t i : ls) a.push_back(left[i].shape);
-      for (size_t i : rs) b.push_back(right[i].shape);
+      for (size_t i : ls) a.push_back(one_each ? 0 : ShapeHash(*left[i].graph));
+      for (size_t i : rs) b.push_back(one_each ? 0 : ShapeHash(*right[i].graph));
       for (const auto& [i, j] : AlignShapes(a, b)) {
         Candidate& l = left[ls[i]];
         Candidate& r = right[rs[j]];
