@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "align/hash.h"
+#include "align/sequence.h"
 #include "graphdiff/dump.h"
-#include "graphdiff/strings.h"
 #include "load/entry_path.h"
 
 namespace graphdiff {
@@ -94,14 +95,6 @@ struct Candidate {
   bool paired = false;
 };
 
-uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
-
 // What a graph is made of, whatever its numbering and order: its op
 // multiset, node, input and output counts. Records of one save file that
 // a run repeats, or a renumbered copy of one, hash alike; so do graphs
@@ -111,65 +104,28 @@ uint64_t ShapeHash(const Graph& g) {
   uint64_t sum = 0;
   for (const Node& n : g.nodes) {
     auto [it, added] = op_hash.try_emplace(n.op.id, 0);
-    if (added) it->second = StringViewHash()(g.str(n.op));
-    sum += Mix(it->second ^ (uint64_t{n.operands.size()} << 56));
+    if (added) it->second = align::HashString(g.str(n.op));
+    sum += align::Combine(it->second, n.operands.size());
   }
-  return Mix(sum ^ Mix(g.nodes.size() ^ (uint64_t{g.inputs.size()} << 24) ^
-                       (uint64_t{g.outputs.size()} << 44) ^
-                       (uint64_t{static_cast<uint8_t>(g.kind)} << 60)));
+  uint64_t h = align::Combine(sum, g.nodes.size());
+  h = align::Combine(h, g.inputs.size());
+  h = align::Combine(h, g.outputs.size());
+  return align::Combine(h, static_cast<uint8_t>(g.kind));
 }
 
-// Pairs sequence a with sequence b as a line diff would: equal shapes along
-// a longest common subsequence, and between two such matches (and at the
-// ends) what is left by order. One record more on one side (a step that
-// compiled once more) then shifts no pair after it. Positions (i, j), in
-// order of i.
+// Pairs sequence a with sequence b as a line diff would: equal shapes as
+// align::AlignSequences pairs them (an edit script, so one record more on
+// one side, a step that compiled once more, shifts no pair after it), and
+// between two such matches, and at the ends, what is left by order.
+// Positions (i, j), in order of i.
 std::vector<std::pair<size_t, size_t>> AlignShapes(const std::vector<uint64_t>& a,
                                                    const std::vector<uint64_t>& b) {
-  std::vector<std::pair<size_t, size_t>> matches;
-  size_t pre = 0;
-  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
-  size_t suf = 0;
-  while (suf < a.size() - pre && suf < b.size() - pre &&
-         a[a.size() - 1 - suf] == b[b.size() - 1 - suf]) {
-    ++suf;
-  }
-  for (size_t i = 0; i < pre; ++i) matches.emplace_back(i, i);
-  const size_t na = a.size() - pre - suf, nb = b.size() - pre - suf;
-  // The middle by dynamic programming, when it is small enough (a few
-  // records changed); beyond that (two runs with nothing in common) it is
-  // paired by order.
-  constexpr size_t kMaxCells = size_t{1} << 22;
-  if (na > 0 && nb > 0 && na <= kMaxCells / nb) {
-    std::vector<uint32_t> lcs((na + 1) * (nb + 1), 0);
-    auto at = [&](size_t i, size_t j) -> uint32_t& { return lcs[i * (nb + 1) + j]; };
-    for (size_t i = na; i-- > 0;) {
-      for (size_t j = nb; j-- > 0;) {
-        at(i, j) = a[pre + i] == b[pre + j] ? at(i + 1, j + 1) + 1
-                                            : std::max(at(i + 1, j), at(i, j + 1));
-      }
-    }
-    size_t i = 0, j = 0;
-    while (i < na && j < nb) {
-      if (a[pre + i] == b[pre + j]) {
-        matches.emplace_back(pre + i, pre + j);
-        ++i;
-        ++j;
-      } else if (at(i + 1, j) >= at(i, j + 1)) {
-        ++i;
-      } else {
-        ++j;
-      }
-    }
-  }
-  for (size_t k = 0; k < suf; ++k) matches.emplace_back(a.size() - suf + k, b.size() - suf + k);
-  // The gaps between matches, by order.
   std::vector<std::pair<size_t, size_t>> out;
   size_t i = 0, j = 0;
   auto gap = [&](size_t i_end, size_t j_end) {
     for (; i < i_end && j < j_end; ++i, ++j) out.emplace_back(i, j);
   };
-  for (const auto& [mi, mj] : matches) {
+  for (const auto& [mi, mj] : align::AlignSequences(a, b)) {
     gap(mi, mj);
     out.emplace_back(mi, mj);
     i = mi + 1;
