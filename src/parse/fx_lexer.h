@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "parse/lines.h"
+
 namespace graphdiff {
 
 // One physical line of the dump with its log prefix removed. A graph's
@@ -83,10 +85,8 @@ class FxLines {
  private:
   bool SplitTo(size_t i) const;
 
-  std::string_view text_;
   // Splitting is not a change anyone sees: the lines are the text's.
-  mutable size_t pos_ = 0;
-  mutable uint32_t next_number_;
+  mutable LineReader reader_;
   mutable std::vector<FxLine> lines_;
   size_t base_ = 0;  // index of lines_[0]
 };

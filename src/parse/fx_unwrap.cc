@@ -2,7 +2,6 @@
 #include "parse/fx_unwrap.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "fmt/format.h"
@@ -79,24 +78,18 @@ size_t FxLogPrefixLength(std::string_view line) {
 }
 
 FxLines::FxLines(std::string_view text, uint32_t first_line)
-    : text_(text), next_number_(first_line) {
+    : reader_(text, first_line) {
   // Room for every line of a typical dump up front: memory not written is
   // not touched, and a graph of a million lines grows no copies.
   lines_.reserve(text.size() / 48 + 1);
 }
 
 bool FxLines::SplitTo(size_t i) const {
+  std::string_view line;
   while (end() <= i) {
-    if (pos_ >= text_.size()) return false;
-    const char* begin = text_.data() + pos_;
-    const void* nl = std::memchr(begin, '\n', text_.size() - pos_);
-    const size_t stop = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text_.data())
-                           : text_.size();
-    std::string_view line = text_.substr(pos_, stop - pos_);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    pos_ = nl ? stop + 1 : stop;
+    if (!reader_.Next(&line)) return false;
     FxLine& l = lines_.emplace_back();  // in place: see fx_lexer.cc
-    l.number = next_number_++;
+    l.number = reader_.line_number();
     l.prefix_len = static_cast<uint32_t>(
         (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
             ? FxLogPrefixLength(line)

@@ -72,6 +72,9 @@ size_t SgrLength(std::string_view s, size_t i) {
 
 enum class Target { kTerminal, kXml };
 
+// Printable ASCII, newline and tab: what every target keeps as it is.
+bool IsPlainByte(char c) { return (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\t'; }
+
 // The shared walk: valid UTF-8 copied, invalid bytes and unwanted
 // characters escaped. `on_char` may take a character over (returns true).
 // `plain_passes`: printable ASCII, newlines and tabs are copied as they are
@@ -87,9 +90,7 @@ std::string Clean(std::string_view s, Target target, bool keep_sgr, bool plain_p
   while (i < s.size()) {
     if (plain_passes) {
       size_t j = i;
-      while (j < s.size() && ((s[j] >= 0x20 && s[j] < 0x7F) || s[j] == '\n' || s[j] == '\t')) {
-        ++j;
-      }
+      while (j < s.size() && IsPlainByte(s[j])) ++j;
       if (j > i) {
         out.append(s.data() + i, j - i);
         i = j;
@@ -168,7 +169,6 @@ void MakeTerminalSafe(std::string* s, bool keep_sgr) {
   // report of nothing else is checked a word at a time and kept.
   const char* p = s->data();
   const size_t n = s->size();
-  auto plain = [](char c) { return (c >= 0x20 && c < 0x7F) || c == '\n' || c == '\t'; };
   size_t i = 0;
   constexpr uint64_t kOnes = 0x0101010101010101ull;
   constexpr uint64_t kHigh = 0x8080808080808080ull;
@@ -182,14 +182,14 @@ void MakeTerminalSafe(std::string* s, bool keep_sgr) {
     const uint64_t del = ((w & ~kHigh) + kOnes) & kHigh;
     if (((low | w | del) & kHigh) == 0) continue;
     for (size_t k = i; k < i + 8; ++k) {
-      if (!plain(p[k])) {
+      if (!IsPlainByte(p[k])) {
         *s = TerminalSafe(*s, keep_sgr);
         return;
       }
     }
   }
   for (; i < n; ++i) {
-    if (!plain(p[i])) break;
+    if (!IsPlainByte(p[i])) break;
   }
   if (i == n) return;
   *s = TerminalSafe(*s, keep_sgr);
