@@ -8,6 +8,7 @@
 #include "parse/hlo_instruction.h"
 #include "parse/hlo_scan.h"
 #include "parse/hlo_shape.h"
+#include "testing/shared_pool.h"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -268,13 +269,7 @@ TEST(HloParse, ModulesOfOneTextShareTheirStrings) {
   const StrId param = gs[0].nodes[0].op;
   EXPECT_EQ(gs[0].str(param), "hlo::parameter");
   EXPECT_EQ(gs[1].strings.Find("hlo::parameter"), param);
-  const size_t before = gs[1].strings.size();
-  const StrId added = gs[0].intern("a string of graph 0 alone");
-  EXPECT_EQ(gs[0].str(added), "a string of graph 0 alone");
-  EXPECT_EQ(gs[0].str(param), "hlo::parameter");
-  EXPECT_EQ(gs[1].strings.size(), before);
-  EXPECT_TRUE(gs[1].strings.Find("a string of graph 0 alone").empty());
-  EXPECT_FALSE(gs[0].strings.shared());
+  testing::ExpectWriteStaysInOneGraph(gs[0], gs[1], param, "hlo::parameter");
   EXPECT_FALSE(gs[1].strings.shared());
   // Small modules intern their instruction names, so one module's names
   // are stored once for all; a big module's are stored as they come (no
