@@ -162,7 +162,7 @@ struct Pairing {
 // Python frame, then order. Where a rule leaves several graphs on each side
 // (the records of a save file at one path, the graphs left for order), they
 // pair as a line diff pairs lines: graphs of equal shape (op multiset, node,
-// input and output counts) along the longest common run, the rest in order
+// input and output counts) along a minimal edit script, the rest in order
 // between, so one record more on one side shifts no pair after it. Metrics pair with metrics
 // (same path, then order). Paths compare after dropping archive names
 // (`a.zip!top/ir.txt` is `top/ir.txt`), with run-stamped directories
