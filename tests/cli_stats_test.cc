@@ -2,9 +2,17 @@
 //
 // `graphdiff stats` from the outside: arguments, output formats, exit codes
 // and error messages as a user sees them.
+#include <filesystem>
+#include <string>
+
+#include "commands.h"
+#include "fmt/format.h"
+#include "graphdiff/dump.h"
+#include "graphdiff/stats.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/cli.h"
+#include "testing/testdata.h"
 
 namespace graphdiff {
 namespace {
@@ -65,6 +73,48 @@ TEST(CliStats, ParseErrorIsPositionedWithCaretAndExit2) {
   EXPECT_EQ(r.err.rfind(expected_prefix, 0), 0u) << r.err;
   EXPECT_NE(r.err.find("aten::expand(%7)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
+}
+
+// The text report is written a graph at a time, a megabyte at once: over a
+// directory of several megabytes of report (thousands of FX graphs, a
+// metrics report, a file it skips), the bytes are those of the library's
+// RenderStatsText over the whole report, written at once.
+TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
+  const std::string dir = ::testing::TempDir() + "/stats_in_pieces";
+  std::filesystem::create_directories(dir);
+  std::string fx;
+  for (int i = 0; i < 12000; ++i) {
+    fx += fmt::format(
+        "class Graph{0}(torch.nn.Module):\n"
+        "    def forward(self, x_{0}, w):\n"
+        "        mm = torch.ops.aten.mm.default(x_{0}, w)\n"
+        "        relu_{0} = torch.ops.aten.relu.default(mm);  mm = None\n"
+        "        return (relu_{0},)\n\n",
+        i);
+  }
+  WriteTempFile("stats_in_pieces/graphs.py", fx);
+  WriteTempFile("stats_in_pieces/metrics.txt", testing::ReadTestdata("resnet18-xla5430/openxla/metrics.txt"));
+  WriteTempFile("stats_in_pieces/notes.txt", "not a dump\n");
+  absl::StatusOr<Dump> dump = LoadDump(dir, LoadOptions{});
+  ASSERT_TRUE(dump.ok()) << dump.status();
+  StatsReport whole;
+  cli::AddStats(*dump, dir, &whole);
+  ASSERT_EQ(whole.graphs.size(), 12000u);
+  ASSERT_EQ(whole.metrics.size(), 1u);
+  ASSERT_EQ(whole.skipped.size(), 1u);
+  const std::string expected = RenderStatsText(whole);
+  ASSERT_GT(expected.size(), size_t{2} << 20);
+
+  testing::CliResult r = RunCli({"stats", "--jobs", "1", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out == expected) << "the report differs at byte "
+                                 << std::mismatch(r.out.begin(), r.out.end(), expected.begin(),
+                                                  expected.end()).first - r.out.begin();
+  const std::string file = dir + "_report.txt";
+  r = RunCli({"stats", "--top", "1", "-o", file, dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(testing::Slurp(file) == RenderStatsText(whole, 1));
 }
 
 TEST(CliStats, MissingPathIsTrouble) {

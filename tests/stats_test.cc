@@ -180,5 +180,36 @@ TEST(Stats, TextOpColumnsLineUp) {
             std::string::npos);
 }
 
+// A report written a graph at a time (AppendGraphStatsText), then the
+// metrics and skipped files, is RenderStatsText's: each piece made
+// terminal-safe as it is added, as the whole report was.
+TEST(Stats, TextAGraphAtATimeIsTheWholeText) {
+  StatsReport whole;
+  for (int i = 0; i < 3; ++i) {
+    GraphStats g;
+    g.source = i == 1 ? "evil\x1b]0;title\x07.txt" : "g" + std::to_string(i) + ".txt";
+    g.name = i == 2 ? "caf\xc3\xa9 \xff" : "";
+    g.nodes = 10 + i;
+    g.ops = {{"aten::add", 3u + i}, {"aten::mm\x1b[2J", 1}};
+    g.dtypes = {{"f32", 4}};
+    whole.graphs.push_back(g);
+  }
+  MetricsReport m;
+  m.source = "metrics.txt";
+  m.counters.push_back({"xla::clone", 103});
+  whole.metrics.push_back(m);
+  whole.skipped.emplace_back("notes.txt", "not a recognised dump");
+
+  for (size_t top : {size_t{0}, size_t{1}}) {
+    std::string pieces;
+    for (const GraphStats& g : whole.graphs) AppendGraphStatsText(g, top, &pieces);
+    StatsReport rest = whole;
+    rest.graphs.clear();
+    pieces += RenderStatsText(rest, top);
+    EXPECT_EQ(pieces, RenderStatsText(whole, top));
+    EXPECT_EQ(pieces.find('\x1b'), std::string::npos) << pieces;
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff

@@ -38,6 +38,10 @@ std::string TerminalSafe(std::string_view s, bool keep_sgr = false);
 // TerminalSafe in place, for a whole report: text that needs no change
 // (nearly every report) is checked, not copied.
 void MakeTerminalSafe(std::string* s, bool keep_sgr = false);
+// MakeTerminalSafe of the bytes from `from` on, the earlier ones left as they
+// are: for a report written out a piece at a time, each piece made safe as it
+// is appended. `from` must not split a UTF-8 sequence (a line start is safe).
+void MakeTerminalSafeFrom(std::string* s, size_t from, bool keep_sgr = false);
 
 // One Markdown inline value: TerminalSafe without newlines (they become
 // spaces, so a value never ends a table row), Markdown punctuation

@@ -59,6 +59,12 @@ struct StatsReport {
 std::string StatsToJson(const StatsReport& report);
 // Human-readable text; `top_ops` caps the op histogram per graph (0 = all).
 std::string RenderStatsText(const StatsReport& report, size_t top_ops = 0);
+// RenderStatsText a graph at a time, for a report too big to hold at once (a
+// log of 10^5 graphs, a graph of a million module ops): appends one graph's
+// text to `*out`, made terminal-safe. The graphs' pieces in order, then
+// RenderStatsText of a report holding only the metrics and skipped files,
+// are RenderStatsText's bytes.
+void AppendGraphStatsText(const GraphStats& graph, size_t top_ops, std::string* out);
 
 }  // namespace graphdiff
 GRAPHDIFF_PUBLIC_END

@@ -164,11 +164,19 @@ std::string TerminalSafe(std::string_view s, bool keep_sgr) {
                [](uint32_t, std::string*) { return false; });
 }
 
-void MakeTerminalSafe(std::string* s, bool keep_sgr) {
+void MakeTerminalSafe(std::string* s, bool keep_sgr) { MakeTerminalSafeFrom(s, 0, keep_sgr); }
+
+void MakeTerminalSafeFrom(std::string* s, size_t from, bool keep_sgr) {
   // Printable ASCII, newlines and tabs pass unchanged (see Clean), so a
   // report of nothing else is checked a word at a time and kept.
-  const char* p = s->data();
-  const size_t n = s->size();
+  from = std::min(from, s->size());
+  const char* p = s->data() + from;
+  const size_t n = s->size() - from;
+  auto rewrite = [&] {
+    std::string safe = TerminalSafe(std::string_view(*s).substr(from), keep_sgr);
+    s->resize(from);
+    s->append(safe);
+  };
   size_t i = 0;
   constexpr uint64_t kOnes = 0x0101010101010101ull;
   constexpr uint64_t kHigh = 0x8080808080808080ull;
@@ -183,7 +191,7 @@ void MakeTerminalSafe(std::string* s, bool keep_sgr) {
     if (((low | w | del) & kHigh) == 0) continue;
     for (size_t k = i; k < i + 8; ++k) {
       if (!IsPlainByte(p[k])) {
-        *s = TerminalSafe(*s, keep_sgr);
+        rewrite();
         return;
       }
     }
@@ -192,7 +200,7 @@ void MakeTerminalSafe(std::string* s, bool keep_sgr) {
     if (!IsPlainByte(p[i])) break;
   }
   if (i == n) return;
-  *s = TerminalSafe(*s, keep_sgr);
+  rewrite();
 }
 
 std::string MarkdownEscape(std::string_view s) {

@@ -1,5 +1,4 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
-#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
 #include "cli_limits.h"
+#include "output_stream.h"
 #include "progress.h"
 
 namespace graphdiff::cli {
@@ -43,40 +43,10 @@ std::string DisplayPath(const std::string& root, const std::string& inner) {
 }
 
 absl::Status WriteOutput(const std::string& path, std::string_view text) {
-  // Every failure names the file and the system's reason ("cannot write
-  // out/r.json: No such file or directory"; a full disk under stdout too).
-  // The report is the end of the work; the progress line must not stay
-  // under it.
-  StopProgress();
-  if (path.empty() || path == "-") {
-    errno = 0;
-    size_t n = std::fwrite(text.data(), 1, text.size(), stdout);
-    if (std::fflush(stdout) != 0 || n != text.size()) {
-      int err = errno;
-      return absl::DataLossError(fmt::format("cannot write standard output: {}",
-                                             err ? std::strerror(err) : "short write"));
-    }
-    return absl::OkStatus();
-  }
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    return absl::UnavailableError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  }
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = n < 0 ? errno : ENOSPC;
-      ::close(fd);
-      return absl::DataLossError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0) {
-    return absl::DataLossError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  }
-  return absl::OkStatus();
+  absl::StatusOr<OutputStream> out = OutputStream::Open(path);
+  if (!out.ok()) return out.status();
+  absl::Status st = out->Write(text);
+  return st.ok() ? out->Close() : st;
 }
 
 size_t OutputWidth(size_t requested) {

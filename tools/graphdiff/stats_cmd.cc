@@ -1,23 +1,27 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "cli_limits.h"
+#include "output_stream.h"
 #include "progress.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/stats.h"
 
 namespace graphdiff::cli {
 
-void AddStats(const Dump& dump, const std::string& path, StatsReport* report) {
+void ForEachGraphStats(const Dump& dump, const std::string& path,
+                       const std::function<void(GraphStats&&)>& on_graph,
+                       StatsReport* report) {
   for (const DumpFile& f : dump.files) {
     std::string source = DisplayPath(path, f.path);
     for (const Graph& g : f.graphs) {
       GraphStats s = ComputeStats(g);
       s.source = source;
-      report->graphs.push_back(std::move(s));
+      on_graph(std::move(s));
     }
     for (const MetricsReport& m : f.metrics) {
       report->metrics.push_back(m);
@@ -29,6 +33,11 @@ void AddStats(const Dump& dump, const std::string& path, StatsReport* report) {
   }
 }
 
+void AddStats(const Dump& dump, const std::string& path, StatsReport* report) {
+  ForEachGraphStats(
+      dump, path, [report](GraphStats&& s) { report->graphs.push_back(std::move(s)); }, report);
+}
+
 namespace {
 
 struct StatsArgs {
@@ -38,8 +47,47 @@ struct StatsArgs {
   size_t top = 0;
 };
 
+// The text report is handed out when this much of it has piled up.
+constexpr size_t kFlushBytes = size_t{1} << 20;
+// A graph's stats with this many ops (a graph of module calls: an op a
+// node) are kept until exit rather than freed map entry by map entry.
+constexpr size_t kKeepOpsFrom = 1 << 16;
+
+// The text report a graph at a time: the stats of a log of 10^5 graphs, and
+// their text, were as much fresh memory as the graphs. Same bytes as
+// RenderStatsText of the whole report.
+absl::Status WriteStatsText(const std::vector<Dump>& dumps, const StatsArgs& args,
+                            const std::string& notes) {
+  absl::StatusOr<OutputStream> out = OutputStream::Open(args.output);
+  if (!out.ok()) return out.status();
+  StatsReport rest;  // metrics and skipped files, after every graph
+  std::string text;
+  absl::Status st;
+  for (size_t i = 0; i < dumps.size() && st.ok(); ++i) {
+    ForEachGraphStats(
+        dumps[i], args.paths[i],
+        [&](GraphStats&& s) {
+          if (!st.ok()) return;
+          AppendGraphStatsText(s, args.top, &text);
+          if (s.ops.size() >= kKeepOpsFrom) KeepUntilExit(std::move(s));
+          if (text.size() >= kFlushBytes) {
+            st = out->Write(text);
+            text.clear();
+          }
+        },
+        &rest);
+  }
+  if (!st.ok()) return st;
+  text += RenderStatsText(rest, args.top);
+  text += notes;
+  st = out->Write(text);
+  return st.ok() ? out->Close() : st;
+}
+
 int RunStats(const StatsArgs& args) {
-  StatsReport report;
+  // Every dump is read before a byte is written: a path that fails leaves
+  // no half report (and no -o file).
+  std::vector<Dump> dumps;
   std::string notes;
   for (const std::string& path : args.paths) {
     absl::StatusOr<Dump> dump = LoadInput(path);
@@ -47,22 +95,27 @@ int RunStats(const StatsArgs& args) {
     if (!HoldsSomething(*dump)) {
       return Fail(absl::InvalidArgumentError("no stats: " + WhyNothingReadable(*dump, path)));
     }
-    SetProgressPhase("counting");
-    AddStats(*dump, path, &report);
-    // Skipped files are in the report already; add what reading tolerated.
-    // (Clearing them, not copying the files: a copy of a 10^6-node dump
-    // costs as much as parsing it.)
+    // Skipped files go into the report; the notes add what reading tolerated.
+    auto skipped = std::move(dump->skipped);
     dump->skipped.clear();
     notes += ReadingNotes(*dump, path, 0);
-    KeepUntilExit(*std::move(dump));
+    dump->skipped = std::move(skipped);
+    dumps.push_back(*std::move(dump));
   }
-  std::string text = args.format == "json"
-                         ? StatsToJson(report)
-                         : RenderStatsText(report, args.top) + notes;
-  // A dump of symbolic_trace graphs has an op a module call: a million map
-  // entries to free one by one.
-  KeepUntilExit(std::move(report));
-  absl::Status st = WriteOutput(args.output, text);
+  SetProgressPhase("counting");
+  absl::Status st;
+  if (args.format == "json") {
+    StatsReport report;
+    for (size_t i = 0; i < dumps.size(); ++i) AddStats(dumps[i], args.paths[i], &report);
+    std::string text = StatsToJson(report);
+    // A dump of symbolic_trace graphs has an op a module call: a million
+    // map entries to free one by one.
+    KeepUntilExit(std::move(report));
+    st = WriteOutput(args.output, text);
+  } else {
+    st = WriteStatsText(dumps, args, notes);
+  }
+  KeepUntilExit(std::move(dumps));
   return st.ok() ? kExitSame : Fail(st);
 }
 
