@@ -75,10 +75,10 @@ TEST(CliStats, ParseErrorIsPositionedWithCaretAndExit2) {
   EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
 }
 
-// The text report is written a graph at a time, a megabyte at once: over a
+// The report is written a graph at a time, a megabyte at once: over a
 // directory of several megabytes of report (thousands of FX graphs, a
 // metrics report, a file it skips), the bytes are those of the library's
-// RenderStatsText over the whole report, written at once.
+// RenderStatsText (or StatsToJson) over the whole report, written at once.
 TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
   const std::string dir = ::testing::TempDir() + "/stats_in_pieces";
   std::filesystem::create_directories(dir);
@@ -110,6 +110,9 @@ TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
   EXPECT_TRUE(r.out == expected) << "the report differs at byte "
                                  << std::mismatch(r.out.begin(), r.out.end(), expected.begin(),
                                                   expected.end()).first - r.out.begin();
+  r = RunCli({"stats", "--format", "json", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out == StatsToJson(whole));
   const std::string file = dir + "_report.txt";
   r = RunCli({"stats", "--top", "1", "-o", file, dir});
   ASSERT_EQ(r.exit_code, 0) << r.err;

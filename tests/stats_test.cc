@@ -180,26 +180,34 @@ TEST(Stats, TextOpColumnsLineUp) {
             std::string::npos);
 }
 
-// A report written a graph at a time (AppendGraphStatsText), then the
-// metrics and skipped files, is RenderStatsText's: each piece made
-// terminal-safe as it is added, as the whole report was.
-TEST(Stats, TextAGraphAtATimeIsTheWholeText) {
-  StatsReport whole;
+// Three graphs (the first plain; a terminal escape in the second's source
+// and an op; bytes that are not UTF-8 in the second's and third's names and
+// the third's op), a metrics report and a skipped file.
+StatsReport HostileStatsReport() {
+  StatsReport report;
   for (int i = 0; i < 3; ++i) {
     GraphStats g;
     g.source = i == 1 ? "evil\x1b]0;title\x07.txt" : "g" + std::to_string(i) + ".txt";
-    g.name = i == 2 ? "caf\xc3\xa9 \xff" : "";
+    g.name = i == 1 ? "bad \xff name" : i == 2 ? "caf\xc3\xa9 \xff" : "";
     g.nodes = 10 + i;
-    g.ops = {{"aten::add", 3u + i}, {"aten::mm\x1b[2J", 1}};
+    g.ops = {{"aten::add", 3u + i},
+             {i == 1 ? "aten::mm\x1b[2J" : i == 2 ? "aten::\xc3" : "aten::mm", 1}};
     g.dtypes = {{"f32", 4}};
-    whole.graphs.push_back(g);
+    report.graphs.push_back(g);
   }
   MetricsReport m;
   m.source = "metrics.txt";
   m.counters.push_back({"xla::clone", 103});
-  whole.metrics.push_back(m);
-  whole.skipped.emplace_back("notes.txt", "not a recognised dump");
+  report.metrics.push_back(m);
+  report.skipped.emplace_back("notes.txt", "not a recognised dump");
+  return report;
+}
 
+// A report written a graph at a time (AppendGraphStatsText), then the
+// metrics and skipped files, is RenderStatsText's: each piece made
+// terminal-safe as it is added, as the whole report was.
+TEST(Stats, TextAGraphAtATimeIsTheWholeText) {
+  const StatsReport whole = HostileStatsReport();
   for (size_t top : {size_t{0}, size_t{1}}) {
     std::string pieces;
     for (const GraphStats& g : whole.graphs) AppendGraphStatsText(g, top, &pieces);
@@ -209,6 +217,47 @@ TEST(Stats, TextAGraphAtATimeIsTheWholeText) {
     EXPECT_EQ(pieces, RenderStatsText(whole, top));
     EXPECT_EQ(pieces.find('\x1b'), std::string::npos) << pieces;
   }
+}
+
+// StatsJsonWriter's pieces, however they are handed out, are StatsToJson's
+// bytes: with no graph, with one plain graph, and with strings that are not
+// valid UTF-8 (escaped, and said so once at the top level), with and without
+// metrics and skipped files.
+TEST(Stats, JsonAGraphAtATimeIsTheWholeJson) {
+  const StatsReport whole = HostileStatsReport();
+  auto in_pieces = [](const StatsReport& report) {
+    std::string all, piece;
+    StatsJsonWriter writer(&piece);
+    for (const GraphStats& g : report.graphs) {
+      writer.AddGraph(g);
+      all += piece;
+      piece.clear();
+    }
+    StatsReport rest = report;
+    rest.graphs.clear();
+    writer.Finish(rest);
+    return all + piece;
+  };
+  for (size_t graphs : {size_t{0}, size_t{1}, size_t{3}}) {
+    StatsReport report = whole;
+    report.graphs.resize(graphs);
+    const std::string json = StatsToJson(report);
+    EXPECT_EQ(in_pieces(report), json);
+    nlohmann::json j = nlohmann::json::parse(json);
+    EXPECT_EQ(j["graphs"].size(), graphs);
+    EXPECT_EQ(j["metrics"][0]["counters"]["xla::clone"], 103);
+    EXPECT_EQ(j.contains("escaped_invalid_utf8"), graphs > 1) << json;
+    if (graphs == 3) {
+      EXPECT_EQ(j["graphs"][1]["name"], "bad \\xFF name");
+      EXPECT_EQ(j["graphs"][1]["source"], "evil\x1b]0;title\x07.txt");
+      EXPECT_TRUE(j["graphs"][2]["ops"].contains("aten::\\xC3"));
+    }
+  }
+  StatsReport nothing;
+  EXPECT_EQ(in_pieces(nothing), StatsToJson(nothing));
+  EXPECT_EQ(StatsToJson(nothing),
+            "{\n  \"schema_version\": 1,\n  \"graphs\": [],\n  \"metrics\": [],\n"
+            "  \"skipped\": []\n}\n");
 }
 
 }  // namespace

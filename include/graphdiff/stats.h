@@ -57,6 +57,26 @@ struct StatsReport {
 //  "counters": {...}, "metrics": {...}}], "skipped": [...]}
 // Pretty-printed, with a trailing newline.
 std::string StatsToJson(const StatsReport& report);
+
+// StatsToJson a graph at a time, for a report too big to hold at once:
+// construct, AddGraph each graph, then Finish with the metrics and skipped
+// files (and any graphs left). The text goes to `*out`, which the caller may
+// hand out and clear between calls; all of it together is StatsToJson's
+// bytes for the same graphs, metrics and skipped files.
+class StatsJsonWriter {
+ public:
+  explicit StatsJsonWriter(std::string* out);
+  StatsJsonWriter(const StatsJsonWriter&) = delete;
+  StatsJsonWriter& operator=(const StatsJsonWriter&) = delete;
+
+  void AddGraph(const GraphStats& graph);
+  void Finish(const StatsReport& rest);
+
+ private:
+  std::string* out_;
+  size_t graphs_ = 0;
+  bool escaped_ = false;  // some string was not valid UTF-8 (see DumpJson)
+};
 // Human-readable text; `top_ops` caps the op histogram per graph (0 = all).
 std::string RenderStatsText(const StatsReport& report, size_t top_ops = 0);
 // RenderStatsText a graph at a time, for a report too big to hold at once (a

@@ -204,6 +204,31 @@ std::string DumpJson(const Json& value) {
   return copy.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+void AppendJsonAt(const Json& value, size_t depth, std::string* out, bool* escaped) {
+  std::string text;
+  try {
+    text = value.dump(2);
+  } catch (const Json::type_error&) {
+    // Only invalid UTF-8 makes dump() throw.
+    Json copy = value;
+    *escaped = FixStrings(&copy) || *escaped;
+    text = copy.dump(2, ' ', false, Json::error_handler_t::replace);
+  }
+  if (depth == 0) {
+    out->append(text);
+    return;
+  }
+  // A string holds no raw newline (dump escapes it), so every newline is
+  // the printer's own, followed by its indentation.
+  const std::string indent(2 * depth, ' ');
+  size_t from = 0;
+  for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+    out->append(text, from, nl + 1 - from);
+    out->append(indent);
+  }
+  out->append(text, from, std::string::npos);
+}
+
 absl::Status CheckJsonDepth(std::string_view text, std::string_view source, size_t max_depth) {
   size_t depth = 0;
   bool in_string = false;

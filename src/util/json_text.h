@@ -30,6 +30,14 @@ inline constexpr size_t kMaxJsonDepth = 64;
 // Pretty-printed (indent 2) with a trailing newline; always valid UTF-8.
 std::string DumpJson(const nlohmann::ordered_json& value);
 
+// DumpJson for a document written a piece at a time: appends `value` as
+// dump(2) prints it at nesting level `depth` of an enclosing document (its
+// lines after the first indented 2 * depth more). A string that is not valid
+// UTF-8 is escaped as DumpJson escapes it, and `*escaped` set: the document's
+// writer then adds DumpJson's top-level "escaped_invalid_utf8": true.
+void AppendJsonAt(const nlohmann::ordered_json& value, size_t depth, std::string* out,
+                  bool* escaped);
+
 // Appends `key` to a JSON object (a null value becomes an empty object)
 // without looking for it first: the caller knows it is not there yet.
 // ordered_json searches an object's keys one by one on every operator[] and

@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,22 +54,28 @@ constexpr size_t kFlushBytes = size_t{1} << 20;
 // node) are kept until exit rather than freed map entry by map entry.
 constexpr size_t kKeepOpsFrom = 1 << 16;
 
-// The text report a graph at a time: the stats of a log of 10^5 graphs, and
+// The report a graph at a time: the stats of a log of 10^5 graphs, and
 // their text, were as much fresh memory as the graphs. Same bytes as
-// RenderStatsText of the whole report.
-absl::Status WriteStatsText(const std::vector<Dump>& dumps, const StatsArgs& args,
-                            const std::string& notes) {
+// RenderStatsText (or StatsToJson) of the whole report.
+absl::Status WriteStats(const std::vector<Dump>& dumps, const StatsArgs& args,
+                        const std::string& notes) {
   absl::StatusOr<OutputStream> out = OutputStream::Open(args.output);
   if (!out.ok()) return out.status();
-  StatsReport rest;  // metrics and skipped files, after every graph
   std::string text;
+  std::optional<StatsJsonWriter> json;
+  if (args.format == "json") json.emplace(&text);
+  StatsReport rest;  // metrics and skipped files, after every graph
   absl::Status st;
   for (size_t i = 0; i < dumps.size() && st.ok(); ++i) {
     ForEachGraphStats(
         dumps[i], args.paths[i],
         [&](GraphStats&& s) {
           if (!st.ok()) return;
-          AppendGraphStatsText(s, args.top, &text);
+          if (json) {
+            json->AddGraph(s);
+          } else {
+            AppendGraphStatsText(s, args.top, &text);
+          }
           if (s.ops.size() >= kKeepOpsFrom) KeepUntilExit(std::move(s));
           if (text.size() >= kFlushBytes) {
             st = out->Write(text);
@@ -78,8 +85,12 @@ absl::Status WriteStatsText(const std::vector<Dump>& dumps, const StatsArgs& arg
         &rest);
   }
   if (!st.ok()) return st;
-  text += RenderStatsText(rest, args.top);
-  text += notes;
+  if (json) {
+    json->Finish(rest);
+  } else {
+    text += RenderStatsText(rest, args.top);
+    text += notes;
+  }
   st = out->Write(text);
   return st.ok() ? out->Close() : st;
 }
@@ -103,18 +114,7 @@ int RunStats(const StatsArgs& args) {
     dumps.push_back(*std::move(dump));
   }
   SetProgressPhase("counting");
-  absl::Status st;
-  if (args.format == "json") {
-    StatsReport report;
-    for (size_t i = 0; i < dumps.size(); ++i) AddStats(dumps[i], args.paths[i], &report);
-    std::string text = StatsToJson(report);
-    // A dump of symbolic_trace graphs has an op a module call: a million
-    // map entries to free one by one.
-    KeepUntilExit(std::move(report));
-    st = WriteOutput(args.output, text);
-  } else {
-    st = WriteStatsText(dumps, args, notes);
-  }
+  absl::Status st = WriteStats(dumps, args, notes);
   KeepUntilExit(std::move(dumps));
   return st.ok() ? kExitSame : Fail(st);
 }
