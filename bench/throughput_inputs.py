@@ -13,6 +13,10 @@ Writes, under OUT:
   fx_typed_left.txt, fx_typed_right.txt
                                the same from the typed torch 2.x fixture
                                (fixtures/fx/print_readable_v2_0.py)
+  fx_log.txt                   a TORCH_LOGS=aot_graphs log: three small typed
+                               graphs (joint, forward, backward) a compile,
+                               copies to about NODES nodes
+  fx_small.txt                 the same graphs without the log prefixes
   fx_module_left.txt, fx_module_right.txt
                                the same from the largest symbolic_trace graph
                                (module calls), each copy calling its own
@@ -159,6 +163,26 @@ def one_fx_graph(text, graphdiff, target, left_path, right_path, modules=False):
     return base + copies * per
 
 
+def small_graph_log(text, graphdiff, target, log_path, bare_path):
+    """Copies of a TORCH_LOGS log of small typed graphs (AOT joint, forward and
+    backward of one layer), each with its own frame id, to about `target`
+    nodes; and the same graphs without the log prefixes, as print_readable
+    prints them one after another."""
+    probe = log_path + ".probe"
+    write(probe, text)
+    per = nodes_of(graphdiff, probe)
+    os.remove(probe)
+    copies = max(1, (target + per - 1) // per)
+    # glog's header, then the frame id and the logger's tag, each in brackets.
+    prefix = re.compile(r"^[VIWEDF]\d{4} [\d:.]+ +\d+ [^\]]+\] (?:\[[^\]]*\] )*", re.M)
+    with open(log_path, "w", encoding="utf-8") as log, open(bare_path, "w", encoding="utf-8") as bare:
+        for i in range(copies):
+            copy = text.replace("[0/0]", "[{}/0]".format(i))
+            log.write(copy)
+            bare.write(prefix.sub("", copy))
+    return copies * per
+
+
 def main():
     graphdiff, testdata, target, files, out = sys.argv[1:6]
     target, files = int(target), int(files)
@@ -188,6 +212,11 @@ def main():
     n_fx_module = one_fx_graph(read(max(symbolic, key=os.path.getsize)), graphdiff, target,
                                os.path.join(out, "fx_module_left.txt"),
                                os.path.join(out, "fx_module_right.txt"), modules=True)
+    # TORCH_LOGS=aot_graphs: three small typed graphs a compile, thousands of
+    # compiles; and the same graphs bare.
+    n_fx_log = small_graph_log(read(os.path.join(testdata, "fixtures", "fx", "aot_graphs_v2_4.log")),
+                               graphdiff, target, os.path.join(out, "fx_log.txt"),
+                               os.path.join(out, "fx_small.txt"))
     n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),
                       os.path.join(out, "hlo_right.txt"), "hlo")
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
@@ -226,8 +255,9 @@ def main():
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
     print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
-          "of module calls {} nodes, HLO {} nodes, save file {} nodes, {} files per "
-          "directory".format(n_fx, n_fx_one, n_fx_typed, n_fx_module, n_hlo, n_save, files))
+          "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), HLO {} "
+          "nodes, save file {} nodes, {} files per directory".format(
+              n_fx, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_hlo, n_save, files))
 
 
 if __name__ == "__main__":
