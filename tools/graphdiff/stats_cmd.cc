@@ -113,7 +113,8 @@ int RunStats(const StatsArgs& args) {
     dump->skipped = std::move(skipped);
     dumps.push_back(*std::move(dump));
   }
-  SetProgressPhase("counting");
+  // Counting is writing now (WriteStats), and the progress line stops
+  // before the report's first byte.
   absl::Status st = WriteStats(dumps, args, notes);
   KeepUntilExit(std::move(dumps));
   return st.ok() ? kExitSame : Fail(st);
