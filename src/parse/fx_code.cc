@@ -34,6 +34,7 @@
 #include "parse/fx_expr.h"
 #include "parse/fx_ops.h"
 #include "parse/fx_type.h"
+#include "parse/intern_names.h"
 #include "parse/name_table.h"
 
 namespace graphdiff {
@@ -137,8 +138,7 @@ class FxBuilder {
   std::vector<FxToken> toks_, comments_;
   std::vector<FxExpr> arena_;
   NameTable names_;
-  // Graphs up to this many body lines intern their node names (NodeName).
-  static constexpr size_t kInternNamesUpTo = 4096;
+  // Whether node names are interned (NodeName; see intern_names.h).
   bool intern_names_ = true;
   // Interned op, raw op and overload of a function callee, by its text.
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;

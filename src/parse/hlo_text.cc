@@ -21,6 +21,7 @@
 #include "parse/error.h"
 #include "parse/hlo_module.h"
 #include "parse/hlo_shape.h"
+#include "parse/intern_names.h"
 
 namespace graphdiff {
 namespace {
@@ -537,8 +538,7 @@ class GraphBuilder {
   // text of unique shapes costs no more memory than its nodes.
   static constexpr size_t kMaxSharedShapes = 65536;
   TypeList shape_scratch_;
-  // Modules up to this many instructions intern their names (FillNode).
-  static constexpr size_t kInternNamesUpTo = 4096;
+  // Whether instruction names are interned (FillNode; see intern_names.h).
   bool intern_names_ = true;
   FixedStrings fixed_;
   // Buffers reused from node to node, so that a node costs no allocation.

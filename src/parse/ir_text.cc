@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "parse/error.h"
+#include "parse/intern_names.h"
 #include "parse/ir_type.h"
 #include "parse/lines.h"
 
@@ -194,8 +195,7 @@ class BlockParser {
   Graph graph_;
   IdMap ids_;
   // The graph's strings are a shared pool's (ParseIrBlock), and its node
-  // names are interned when it is small (below).
-  static constexpr size_t kInternNamesUpTo = 4096;
+  // names are interned when it is small (intern_names.h).
   const bool shared_;
   const bool intern_names_;
   absl::flat_hash_map<std::string_view, StrId, StringViewHash> common_;
