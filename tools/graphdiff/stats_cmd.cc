@@ -14,6 +14,12 @@
 
 namespace graphdiff::cli {
 
+namespace {
+
+// The stats of every graph of `dump`, named as the user named the dump, go
+// to `on_graph` one at a time (AddStats keeps them all; the stats command
+// writes each and drops it); metrics reports and skipped files are few and
+// go into `report`.
 void ForEachGraphStats(const Dump& dump, const std::string& path,
                        const std::function<void(GraphStats&&)>& on_graph,
                        StatsReport* report) {
@@ -33,6 +39,8 @@ void ForEachGraphStats(const Dump& dump, const std::string& path,
     report->skipped.emplace_back(DisplayPath(path, file), reason);
   }
 }
+
+}  // namespace
 
 void AddStats(const Dump& dump, const std::string& path, StatsReport* report) {
   ForEachGraphStats(
