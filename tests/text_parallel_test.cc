@@ -4,11 +4,13 @@
 // parsed piece by piece must give what the one-piece parse gives, for every
 // number of pieces: graphs in order, names, source lines, record indexes,
 // warnings (and their tally) and errors.
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "graphdiff/parse.h"
+#include "parse/fx_unwrap.h"
 #include "parse/parse_parallel.h"
 #include "testing/model_text.h"
 #include "testing/task_runners.h"
@@ -64,7 +66,14 @@ std::string Concatenate(const char* const (&names)[N]) {
   return text;
 }
 
-TEST(TextParallelTest, FxCutsFallOnTopLevelGraphs) {
+// The line that starts at `offset`, as the FX parse reads it: without its
+// log prefix.
+std::string_view ParsedLineAt(std::string_view text, size_t offset) {
+  std::string_view line = text.substr(offset, text.find('\n', offset) - offset);
+  return line.substr(FxLogPrefixLength(line));
+}
+
+TEST(TextParallelTest, FxCutsFallWhereTheParseIsAtColumnZero) {
   const std::string text = Concatenate(kFxFiles);
   std::vector<size_t> cuts = FxCodeCuts(text, 8);
   ASSERT_GT(cuts.size(), 2u);
@@ -72,9 +81,60 @@ TEST(TextParallelTest, FxCutsFallOnTopLevelGraphs) {
   for (size_t i = 1; i < cuts.size(); ++i) {
     EXPECT_GT(cuts[i], cuts[i - 1]);
     EXPECT_EQ(text[cuts[i] - 1], '\n');
-    std::string_view line = std::string_view(text).substr(cuts[i], 12);
-    EXPECT_TRUE(line == "def forward(" || line.substr(0, 6) == "class ") << line;
+    std::string_view line = ParsedLineAt(text, cuts[i]);
+    ASSERT_FALSE(line.empty());
+    EXPECT_TRUE(line[0] != ' ' && line[0] != '\t' && line[0] != '\r') << line;
   }
+}
+
+// A TORCH_LOGS log has no `def forward(` or `class` at column 0: its graphs
+// follow a prefixed `TRACED GRAPH` line, with banner, class and code
+// indented. It is cut there, and every piece parses alone with no banner
+// left waiting, so the pieces are joined instead of the text parsed whole.
+TEST(TextParallelTest, ALogOfManyGraphsIsCutBetweenThem) {
+  for (const char* name : {"fixtures/fx/aot_graphs_v2_4.log", "fixtures/fx/graph_code_v2_1.log"}) {
+    SCOPED_TRACE(name);
+    std::string log;
+    for (int i = 0; i < 16; ++i) log += Read(name);
+    std::vector<size_t> cuts = FxCodeCuts(log, 8);
+    ASSERT_EQ(cuts.size(), 8u);
+    cuts.push_back(log.size());
+    size_t graphs = 0;
+    for (size_t p = 0; p + 1 < cuts.size(); ++p) {
+      const std::string_view piece_text =
+          std::string_view(log).substr(cuts[p], cuts[p + 1] - cuts[p]);
+      const uint32_t first_line = static_cast<uint32_t>(
+          std::count(log.begin(), log.begin() + static_cast<ptrdiff_t>(cuts[p]), '\n') + 1);
+      FxPiece piece;
+      ASSERT_TRUE(ParseFxPiece(piece_text, first_line, "d.txt", {}, nullptr, &piece).ok()) << p;
+      EXPECT_TRUE(piece.banner.empty()) << p;
+      EXPECT_FALSE(piece.graphs.empty()) << p;
+      graphs += piece.graphs.size();
+    }
+    absl::StatusOr<ParsedText> whole = ParseText(log, "d.txt");
+    ASSERT_TRUE(whole.ok());
+    EXPECT_EQ(graphs, whole->graphs.size());
+    ExpectSameForEveryCut(log);
+  }
+}
+
+// Column-0 lines the parse does not read as a fresh start: a continuation
+// inside brackets (the piece before fails, the text parses whole), a
+// comment that ends a column-0 def, and a banner's graph after it.
+TEST(TextParallelTest, ColumnZeroLinesInsideStatementsAndAfterBanners) {
+  const std::string graph = "def forward(self, x):\n    y = x\n    return y\n";
+  ExpectSameForEveryCut(graph + "def forward(self, x):\n    y = torch.cat([x,\nx])\n    return y\n" +
+                        graph);
+  ExpectSameForEveryCut(graph + "def forward(self, x):\n    y = x\n# a note\n    return y\n" +
+                        graph);
+  const std::string banner_then_class =
+      "===== Forward graph 3 =====\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x):\n        return x\n";
+  const std::string text = graph + banner_then_class + graph + banner_then_class;
+  for (size_t cut : FxCodeCuts(text, 12)) {
+    EXPECT_NE(ParsedLineAt(text, cut).substr(0, 6), "class ") << cut;
+  }
+  ExpectSameForEveryCut(text);
 }
 
 TEST(TextParallelTest, NoCutAfterABackslashContinuation) {

@@ -67,15 +67,15 @@ TextPieces CutText(std::string_view text, const ParseOptions& options, const Tas
                    CutLine is_cut);
 
 // Offsets where an FX dump may be cut into at most `pieces` pieces: a line
-// that starts `def forward(` or `class ` at column 0 (not after a line
-// continued by a backslash). Sorted, the first is 0.
+// the parse reads at column 0 once its log prefix is off (`def forward(`,
+// `class`, a TORCH_LOGS `TRACED GRAPH` line), not after a banner or a line
+// continued by a backslash. Sorted, the first is 0.
 std::vector<size_t> FxCodeCuts(std::string_view text, size_t pieces);
 // The same for HLO text: lines that start a module (`HloModule`).
 std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces);
 
 // ParseFxCode and ParseHloText, on the runner's threads: the text is cut
-// where a top-level graph (`def forward(`, `class`) or an `HloModule`
-// starts (text_parallel.cc).
+// at FxCodeCuts or where an `HloModule` starts (text_parallel.cc).
 absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::string_view source,
                                                        const ParseOptions& options,

@@ -30,16 +30,26 @@ bool IsBlankLine(std::string_view line) {
   return line.find_first_not_of(" \t\r\f") == std::string_view::npos;
 }
 
-// A top-level `def forward(` or `class`: every class the parse had open
-// ends there. Not after a line continued by a backslash, which could carry
-// the statement before into it.
+// A line the FX parse reads at column 0 once the log prefix is off
+// (`def forward(`, `class GraphModule`, `TRACED GRAPH` after a TORCH_LOGS
+// prefix, any log line): it ends every def body and every class the parse
+// had open, so what follows parses the same alone. Only the banner waiting
+// for a graph crosses it: no cut right after a banner, and a banner still
+// waiting at a piece's end makes ParseFxCodeParallel parse the text whole.
+// Not after a line continued by a backslash, which could carry the
+// statement before into it; a statement whose brackets are still open fails
+// the piece before (the lexer reports them at its end), and the text then
+// parses whole.
 bool IsFxCut(std::string_view line, std::string_view previous) {
   while (!previous.empty() && (previous.back() == '\r' || previous.back() == ' ' ||
                                previous.back() == '\t')) {
     previous.remove_suffix(1);
   }
   if (!previous.empty() && previous.back() == '\\') return false;
-  return StartsWith(line, "def forward(") || StartsWith(line, "class ");
+  const std::string_view text = line.substr(FxLogPrefixLength(line));
+  if (FxIndent(text) != 0 || FxIsBlank(text)) return false;
+  const std::string_view before = previous.substr(FxLogPrefixLength(previous));
+  return FxBannerName(before.substr(FxIndent(before))).empty();
 }
 
 // An `HloModule` line: a new module, outside any computation unless the
