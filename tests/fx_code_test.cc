@@ -1,4 +1,5 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -6,6 +7,7 @@
 #include "graphdiff/graph.h"
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
+#include "testing/model_text.h"
 #include "testing/shared_pool.h"
 #include "testing/testdata.h"
 
@@ -549,6 +551,47 @@ TEST(FxCodeTest, ResNet18DynamoGraph) {
   // 1 placeholder + 61 assignments + 8 in-place adds.
   EXPECT_EQ(CountedNodes(g), 70u);
   EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "l__self___fc"), 0}));
+}
+
+// The graphs of a dump are parsed one after another by one builder, which
+// keeps its tables' room from graph to graph: what the graph before left
+// (names bound, callees, types, a big graph's table) must not show in the
+// next one.
+TEST(FxCodeTest, AGraphParsesTheSameAfterAnyOther) {
+  std::string big = "def forward(self, x):\n    relu_0 = torch.ops.aten.relu.default(x)\n";
+  for (int i = 1; i < 6000; ++i) {
+    big += "    relu_" + std::to_string(i) + ": \"f32[" + std::to_string(i % 7 + 1) +
+           "][1]cpu\" = torch.ops.aten.relu.default(relu_" + std::to_string(i - 1) + ")\n";
+  }
+  big += "    return (relu_5999,)\n";
+  std::vector<std::string> texts = {
+      ReadTestdata("fixtures/fx/aot_graphs_v2_4.log"),
+      ReadTestdata("fixtures/fx/invoke_subgraph_v2_6.py"),
+      ReadTestdata("generated/mlp/fx_aot_backward.txt"),
+      ReadTestdata("generated/transformer_block/fx_symbolic_trace.txt"),
+      big,
+  };
+  for (std::string& text : texts) {
+    if (text.back() != '\n') text += '\n';
+  }
+  // Every field but the position among the dump's graphs.
+  auto model = [](std::vector<Graph> graphs, size_t from) {
+    ParsedText parsed;
+    for (size_t i = from; i < graphs.size(); ++i) {
+      graphs[i].source.record_index = 0;
+      parsed.graphs.push_back(std::move(graphs[i]));
+    }
+    return testing::ModelText(parsed);
+  };
+  for (const std::string& before : texts) {
+    const size_t graphs_before = ParseOk(before).size();
+    const size_t lines_before = static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+    for (const std::string& after : texts) {
+      // Blank lines in place of the graphs before keep the line numbers.
+      EXPECT_EQ(model(ParseOk(before + after), graphs_before),
+                model(ParseOk(std::string(lines_before, '\n') + after), 0));
+    }
+  }
 }
 
 }  // namespace

@@ -25,7 +25,11 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -64,33 +68,45 @@ std::string_view StringContents(std::string_view lit) {
   return lit.substr(q + quote_len, lit.size() - q - 2 * quote_len);
 }
 
+struct FxParam {
+  std::string_view name;
+  uint32_t line = 0;
+  bool typed = false;
+  TensorType type;
+  StrId symbol;
+};
+struct FxPendingType {
+  std::string_view name;
+  TensorType type;
+  StrId symbol;
+};
+
 class FxBuilder {
  public:
-  FxBuilder(const FxLines& lines, const FxParseContext& ctx, Graph* g)
-      : lines_(lines), ctx_(ctx), g_(*g), lexer_(lines) {}
+  FxBuilder(const FxLines& lines, const FxParseContext& ctx)
+      : lines_(lines), ctx_(ctx), lexer_(lines) {}
 
-  absl::Status Run(size_t def_index, size_t* next_line);
+  // Whether this builder reads `lines` for `ctx`.
+  bool Reads(const FxLines& lines, const FxParseContext& ctx) const {
+    return &lines_ == &lines && &ctx_ == &ctx;
+  }
+
+  // Parses the definition at `def_index` into `g`. A builder parses the
+  // definitions of a dump one after another: what it holds besides the
+  // graph is cleared for each, its room kept.
+  absl::Status Run(size_t def_index, Graph* g, size_t* next_line);
+
+  absl::Status Parse(size_t def_index, size_t* next_line);
+  void Reset(Graph* g);
 
  private:
-  struct Param {
-    std::string_view name;
-    uint32_t line = 0;
-    bool typed = false;
-    TensorType type;
-    StrId symbol;
-  };
-  struct Pending {
-    std::string_view name;
-    TensorType type;
-    StrId symbol;
-  };
-
   absl::Status ParseDef(size_t def_index);
   absl::Status Statement(size_t begin);
   bool OnlyFreesNames(size_t begin) const;
   absl::Status Assign(size_t target_expr, uint32_t annotation, uint32_t value);
   absl::Status AugAssign(uint32_t target, std::string_view symbol, uint32_t value);
   absl::Status Return(size_t pos);
+  size_t CountOutputs(uint32_t e) const;
   absl::Status AddOutputs(uint32_t e);
   absl::Status Flatten(uint32_t targets, uint32_t call);
   // Evaluates `e` into a node named `name`, or into a binding (alias,
@@ -119,6 +135,8 @@ class FxBuilder {
   StrId ArgKey(size_t n);
   StrId NodeName(std::string_view name);
   void PrefetchNextTarget() const;
+  // Gives node `n`, untyped so far, its one result type.
+  void SetType(Node& n, TensorType&& type);
   void SetProjection(ValueRef ref, const TensorType* type);
   absl::Status ErrorAt(size_t token, std::string_view message);
   absl::Status ExprError(const FxExprParser& p);
@@ -133,7 +151,7 @@ class FxBuilder {
 
   const FxLines& lines_;
   const FxParseContext& ctx_;
-  Graph& g_;
+  Graph* g_ = nullptr;
   FxLexer lexer_;
   std::vector<FxToken> toks_, comments_;
   std::vector<FxExpr> arena_;
@@ -148,8 +166,8 @@ class FxBuilder {
   absl::flat_hash_map<std::string_view, uint32_t, NameHash> typed_ranges_;
   absl::flat_hash_set<uint32_t> shared_ranges_;
   static constexpr size_t kMaxTypedRanges = 65536;
-  std::vector<Param> params_;
-  std::vector<Pending> pending_types_;
+  std::vector<FxParam> params_;
+  std::vector<FxPendingType> pending_types_;
   bool params_done_ = false;
   bool returned_ = false;
   uint32_t elisions_ = 0, first_elision_ = 0, dropped_refs_ = 0;
@@ -185,7 +203,7 @@ void FxBuilder::Warn(size_t token, std::string_view message) {
 
 StrId FxBuilder::ArgKey(size_t n) {
   while (arg_keys_.size() <= n) {
-    arg_keys_.push_back(g_.intern("arg" + std::to_string(arg_keys_.size())));
+    arg_keys_.push_back(g_->intern("arg" + std::to_string(arg_keys_.size())));
   }
   return arg_keys_[n];
 }
@@ -213,27 +231,27 @@ void FxBuilder::PrefetchNextTarget() const {
 // pool. A small graph interns its names: the graphs of a dump share a pool,
 // and theirs repeat (`primals_1`, `convolution_3`), as HLO modules' do.
 StrId FxBuilder::NodeName(std::string_view name) {
-  if (intern_names_ || names_.Find(name) != nullptr) return g_.intern(name);
-  return g_.strings.Add(name);
+  if (intern_names_ || names_.Find(name) != nullptr) return g_->intern(name);
+  return g_->strings.Add(name);
 }
 
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind, std::string_view op,
                             std::string_view raw_op, std::string_view overload,
                             uint32_t line) {
-  Node& n = g_.nodes.emplace_back();
+  Node& n = g_->nodes.emplace_back();
   n.name = NodeName(name);
   n.kind = kind;
-  n.op = g_.intern(op);
-  n.raw_op = g_.intern(raw_op);
-  n.overload = g_.intern(overload);
+  n.op = g_->intern(op);
+  n.raw_op = g_->intern(raw_op);
+  n.overload = g_->intern(overload);
   n.line = line;
   n.frame = frame_;
-  return static_cast<uint32_t>(g_.nodes.size() - 1);
+  return static_cast<uint32_t>(g_->nodes.size() - 1);
 }
 
 uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind,
                             const std::array<StrId, 3>& op, uint32_t line) {
-  Node& n = g_.nodes.emplace_back();
+  Node& n = g_->nodes.emplace_back();
   n.name = NodeName(name);
   n.kind = kind;
   n.op = op[0];
@@ -241,7 +259,7 @@ uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind,
   n.overload = op[2];
   n.line = line;
   n.frame = frame_;
-  return static_cast<uint32_t>(g_.nodes.size() - 1);
+  return static_cast<uint32_t>(g_->nodes.size() - 1);
 }
 
 // The source text of tokens [first, last) when they sit on one line (the
@@ -286,16 +304,26 @@ void FxBuilder::Render(uint32_t first, uint32_t last, std::string* out) {
 }
 
 bool FxBuilder::IsCallNode(uint32_t node) const {
-  const Node& n = g_.nodes[node];
+  const Node& n = g_->nodes[node];
   if (n.kind == NodeKind::kMethodCall || n.kind == NodeKind::kModuleCall) return true;
   if (n.kind != NodeKind::kOp) return false;
-  std::string_view op = g_.str(n.op);
+  std::string_view op = g_->str(n.op);
   return op != "builtins::getattr" && op != "aten::getitem" &&
          op.substr(0, 6) != "prim::";
 }
 
+// Moved in, not copied (strides are a heap block). The graph's first type
+// reserves room for a type a node, up to a point: a typed graph types every
+// node, and grew its list from empty.
+void FxBuilder::SetType(Node& n, TensorType&& type) {
+  if (g_->types.capacity() == 0) g_->types.reserve(std::min<size_t>(g_->nodes.capacity(), 1024));
+  n.first_type = static_cast<uint32_t>(g_->types.size());
+  n.type_count = 1;
+  g_->types.push_back(std::move(type));
+}
+
 void FxBuilder::SetProjection(ValueRef ref, const TensorType* type) {
-  Node& p = g_.nodes[ref.node];
+  Node& p = g_->nodes[ref.node];
   // An untyped projection only says the output exists: counted, not held
   // as an unknown type.
   if (type == nullptr) {
@@ -304,19 +332,19 @@ void FxBuilder::SetProjection(ValueRef ref, const TensorType* type) {
   }
   // A shared range is copied before it changes.
   if (p.type_count != 0 && shared_ranges_.contains(p.first_type)) {
-    g_.MutableResults(p, p.type_count);
+    g_->MutableResults(p, p.type_count);
   }
   if (ref.output >= p.type_count) {
-    if (p.first_type + p.type_count == g_.types.size()) {
+    if (p.first_type + p.type_count == g_->types.size()) {
       // The node's range is the last, and its own: it grows in place, so
       // typing outputs 0 to k one by one copies nothing.
-      g_.types.resize(p.first_type + ref.output + 1);
+      g_->types.resize(p.first_type + ref.output + 1);
       p.type_count = ref.output + 1;
     } else {
-      g_.MutableResults(p, ref.output + 1);
+      g_->MutableResults(p, ref.output + 1);
     }
   }
-  g_.types[p.first_type + ref.output] = *type;
+  g_->types[p.first_type + ref.output] = *type;
 }
 
 bool FxBuilder::ResolveRef(uint32_t e, ValueRef* out) {
@@ -408,8 +436,8 @@ absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
         if (DropElidedRef()) return absl::OkStatus();
         return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
       }
-      refs_.emplace_back(x.first, static_cast<uint32_t>(g_.nodes[node].operands.size()));
-      g_.nodes[node].operands.push_back(*it);
+      refs_.emplace_back(x.first, static_cast<uint32_t>(g_->nodes[node].operands.size()));
+      g_->nodes[node].operands.push_back(*it);
       return absl::OkStatus();
     }
     case FxExprKind::kNumber:
@@ -482,11 +510,11 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
       if (DropElidedRef()) return absl::OkStatus();
       return ErrorAt(x.first, "undefined name '" + std::string(x.text) + "'");
     }
-    g_.nodes[node].operands.push_back(*it);
+    g_->nodes[node].operands.push_back(*it);
     return absl::OkStatus();
   }
   if (x.last == x.first + 1) {  // one literal token: no rendering needed
-    g_.nodes[node].attrs.push_back(Attr{key, g_.intern(toks_[x.first].text)});
+    g_->nodes[node].attrs.push_back(Attr{key, g_->intern(toks_[x.first].text)});
     return absl::OkStatus();
   }
   refs_.clear();
@@ -494,7 +522,7 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
   if (!s.ok()) return s;
   scratch_.clear();
   Render(x.first, x.last, &scratch_);
-  g_.nodes[node].attrs.push_back(Attr{key, g_.intern(scratch_)});
+  g_->nodes[node].attrs.push_back(Attr{key, g_->intern(scratch_)});
   return absl::OkStatus();
 }
 
@@ -509,7 +537,7 @@ void FxBuilder::Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* ty
     Render(a.first, a.last, &scratch_);
     text = scratch_;
   }
-  *typed = ParseFxTypeAnnotation(text, &g_, type, symbol);
+  *typed = ParseFxTypeAnnotation(text, g_, type, symbol);
 }
 
 void FxBuilder::MaterializeParams() {
@@ -517,12 +545,13 @@ void FxBuilder::MaterializeParams() {
   params_done_ = true;
   const StrId frame = frame_;
   frame_ = StrId{};  // inputs have no model frame
-  for (const Param& p : params_) {
+  g_->inputs.reserve(g_->inputs.size() + params_.size());
+  for (FxParam& p : params_) {
     uint32_t n = NewNode(p.name, NodeKind::kInput, "fx::placeholder", "placeholder", {},
                          p.line);
-    if (p.typed) g_.SetResults(g_.nodes[n], absl::MakeConstSpan(&p.type, 1));
-    if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
-    g_.inputs.push_back(n);
+    if (p.typed) SetType(g_->nodes[n], std::move(p.type));
+    if (!p.symbol.empty()) g_->nodes[n].attrs.push_back(Attr{g_->intern("sym"), p.symbol});
+    g_->inputs.push_back(n);
     names_.Set(p.name, ValueRef{n, 0});
   }
   frame_ = frame;
@@ -552,7 +581,7 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
     }
     if (IsOpTok(toks_[i], ")")) break;
     if (toks_[i].kind != FxTok::kName) return ErrorAt(i, "expected a parameter name");
-    Param p;
+    FxParam p;
     p.name = toks_[i].text;
     p.line = line;
     ++i;
@@ -584,11 +613,42 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
   return absl::OkStatus();
 }
 
-absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
+// Ids held here (argument keys, interned ops, type ranges) are the last
+// graph's, and go with the rest.
+void FxBuilder::Reset(Graph* g) {
+  g_ = g;
+  toks_.clear();
+  comments_.clear();
+  arena_.clear();
+  names_.Clear();
+  intern_names_ = true;
+  callee_ops_.clear();
+  typed_ranges_.clear();
+  shared_ranges_.clear();
+  params_.clear();
+  pending_types_.clear();
+  params_done_ = false;
+  returned_ = false;
+  elisions_ = first_elision_ = dropped_refs_ = 0;
+  frame_ = StrId{};
+  unnamed_aug_ = kNoNode;
+  def_indent_ = 0;
+  last_line_ = 0;
+  arg_keys_.clear();
+  target_key_ = StrId{};
+  refs_.clear();
+}
+
+absl::Status FxBuilder::Run(size_t def_index, Graph* g, size_t* next_line) {
+  Reset(g);
+  return Parse(def_index, next_line);
+}
+
+absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   def_indent_ = lines_[def_index].indent;
   absl::Status s = ParseDef(def_index);
   if (!s.ok()) return s;
-  g_.source.first_line = lines_[def_index].number;
+  g_->source.first_line = lines_[def_index].number;
   // One node per body line is the common case: reserve once instead of
   // moving every Node through repeated vector growth. Blank and comment
   // lines make none, and reserving for them was a sixth of the nodes' memory.
@@ -605,13 +665,13 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
     ++body_lines;
     projections += FxIsProjection(code);
   }
-  g_.nodes.reserve(std::min(body_lines - projections + params_.size(),
+  g_->nodes.reserve(std::min(body_lines - projections + params_.size(),
                             ctx_.options->max_nodes_per_graph));
   intern_names_ = body_lines <= kInternNamesUpTo;
   // Every node binds a name: growing the table rehashes all of them.
   names_.Reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
   last_line_ = lines_[def_index].number;
-  target_key_ = g_.intern("target");
+  target_key_ = g_->intern("target");
   FxLexError lex;
   while (!lexer_.done()) {
     const FxLine& line = lines_[lexer_.line_index()];
@@ -623,7 +683,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
     // `...` (or `... 120 more lines`): whoever pasted the code left lines out.
     if (std::string_view t = line.text.substr(line.indent); t.substr(0, 3) == "...") {
       if (elisions_++ == 0) first_elision_ = line.number;
-      g_.partial = true;
+      g_->partial = true;
       last_line_ = line.number;
       lexer_.set_line_index(lexer_.line_index() + 1);
       continue;
@@ -641,7 +701,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
         if (t.substr(0, 8) == "# File: ") {
           t.remove_prefix(8);
           while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
-          frame_ = g_.intern(t);
+          frame_ = g_->intern(t);
         } else if (t.substr(0, 21) == "# No stacktrace found") {
           frame_ = StrId{};
         }
@@ -657,7 +717,7 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
       if (!s.ok()) return s;
       begin = (k < semicolons.size() ? semicolons[k] : toks_.size() - 1) + 1;
     }
-    if (g_.nodes.size() > ctx_.options->max_nodes_per_graph) {
+    if (g_->nodes.size() > ctx_.options->max_nodes_per_graph) {
       return ErrorAt(0, "graph exceeds the limit of " +
                             std::to_string(ctx_.options->max_nodes_per_graph) + " nodes");
     }
@@ -665,9 +725,9 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   MaterializeParams();
   // Lines that bind a projection (`getitem = bn[0]`) reserved a node they
   // did not make: past an eighth of the graph, give the room back.
-  if (g_.nodes.capacity() - g_.nodes.size() > g_.nodes.size() / 8) g_.nodes.shrink_to_fit();
-  g_.ShrinkTypes();
-  g_.source.last_line = last_line_;
+  if (g_->nodes.capacity() - g_->nodes.size() > g_->nodes.size() / 8) g_->nodes.shrink_to_fit();
+  g_->ShrinkTypes();
+  g_->source.last_line = last_line_;
   if (elisions_ > 0) {
     AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source, first_elision_, 1,
                fmt::format("{} elision line{} ('...'): lines were left out of this FX graph{}; "
@@ -680,12 +740,12 @@ absl::Status FxBuilder::Run(size_t def_index, size_t* next_line) {
   }
   if (!returned_) {
     // FX always prints a return: without one the code was cut short.
-    g_.partial = true;
+    g_->partial = true;
     AddWarning(ctx_.warnings, ctx_.options->max_warnings, ctx_.source,
-               g_.source.first_line, 1,
+               g_->source.first_line, 1,
                fmt::format("FX graph has no return statement (truncated dump?); its {} nodes "
                            "are kept and the graph is marked partial",
-                           g_.nodes.size()));
+                           g_->nodes.size()));
   }
   *next_line = lexer_.line_index();
   return absl::OkStatus();
@@ -805,11 +865,11 @@ absl::Status FxBuilder::Statement(size_t begin) {
     }
     if (at_end(pos)) {
       // `primals_1: "f32[4]"` declares the type of a name unpacked later.
-      Pending p;
+      FxPendingType p;
       p.name = arena_[lhs].text;
       bool typed = false;
       Annotate(ann, &p.type, &p.symbol, &typed);
-      if (typed) pending_types_.push_back(p);
+      if (typed) pending_types_.push_back(std::move(p));
       return absl::OkStatus();
     }
     if (!IsOpTok(toks_[pos], "=")) return ErrorAt(pos, "expected '='");
@@ -835,20 +895,23 @@ absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
   const uint32_t line = lines_[toks_[arena_[call].first].line].number;
   const FxExpr& t = arena_[targets];
   uint32_t first = t.kind == FxExprKind::kTuple || t.kind == FxExprKind::kList ? t.a : targets;
+  size_t count = 0;
+  for (uint32_t e = first; e != kFxNone; e = arena_[e].next) ++count;
+  g_->inputs.reserve(g_->inputs.size() + count);
   for (uint32_t e = first; e != kFxNone; e = arena_[e].next) {
     if (arena_[e].kind != FxExprKind::kName) {
       return ErrorAt(arena_[e].first, "expected a name to unpack into");
     }
     std::string_view name = arena_[e].text;
     uint32_t n = NewNode(name, NodeKind::kInput, "fx::placeholder", "placeholder", {}, line);
-    g_.nodes[n].frame = StrId{};
-    for (const Pending& p : pending_types_) {
+    g_->nodes[n].frame = StrId{};
+    for (const FxPendingType& p : pending_types_) {
       if (p.name != name) continue;
-      g_.SetResults(g_.nodes[n], absl::MakeConstSpan(&p.type, 1));
-      if (!p.symbol.empty()) g_.nodes[n].attrs.push_back(Attr{g_.intern("sym"), p.symbol});
+      g_->SetResults(g_->nodes[n], absl::MakeConstSpan(&p.type, 1));
+      if (!p.symbol.empty()) g_->nodes[n].attrs.push_back(Attr{g_->intern("sym"), p.symbol});
       break;
     }
-    g_.inputs.push_back(n);
+    g_->inputs.push_back(n);
     names_.Set(name, ValueRef{n, 0});
   }
   return absl::OkStatus();
@@ -879,14 +942,14 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
     // A node typed as another was (`relu: "f32[8, 64]" = ...`) shares its
     // range of the graph's types.
     std::string_view spelling;
-    if (annotation != kFxNone && is_node && g_.nodes[ref.node].type_count == 0 &&
+    if (annotation != kFxNone && is_node && g_->nodes[ref.node].type_count == 0 &&
         toks_[arena_[annotation].first].line == toks_[arena_[annotation].last - 1].line) {
       // A view into the dump: the annotation is on one line.
       spelling = SourceSpan(arena_[annotation].first, arena_[annotation].last);
       auto shared = typed_ranges_.find(spelling);
       if (shared != typed_ranges_.end()) {
-        g_.nodes[ref.node].first_type = shared->second;
-        g_.nodes[ref.node].type_count = 1;
+        g_->nodes[ref.node].first_type = shared->second;
+        g_->nodes[ref.node].type_count = 1;
         annotation = kFxNone;
       }
     }
@@ -897,18 +960,18 @@ absl::Status FxBuilder::Assign(size_t target, uint32_t annotation, uint32_t valu
       Annotate(annotation, &type, &symbol, &typed);
       if (typed) {
         if (is_node) {
-          Node& node = g_.nodes[ref.node];
+          Node& node = g_->nodes[ref.node];
           if (node.type_count == 0) {
-            g_.SetResults(node, absl::MakeConstSpan(&type, 1));
+            SetType(node, std::move(type));
             // A symbol's type goes with an attribute the range cannot carry.
             if (!spelling.empty() && symbol.empty() && typed_ranges_.size() < kMaxTypedRanges) {
               typed_ranges_.emplace(spelling, node.first_type);
               shared_ranges_.insert(node.first_type);
             }
           } else {
-            g_.MutableResults(node, node.type_count)[0] = type;
+            g_->MutableResults(node, node.type_count)[0] = type;
           }
-          if (!symbol.empty()) node.attrs.push_back(Attr{g_.intern("sym"), symbol});
+          if (!symbol.empty()) node.attrs.push_back(Attr{g_->intern("sym"), symbol});
         } else if (arena_[value].kind != FxExprKind::kName) {
           SetProjection(ref, &type);  // `getitem: "f32[8]" = op[0]`
         }
@@ -974,7 +1037,7 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
       }
       *out = *it;
       if (out->node == unnamed_aug_ && out->output == 0) {
-        g_.nodes[unnamed_aug_].name = g_.intern(name);
+        g_->nodes[unnamed_aug_].name = g_->intern(name);
         unnamed_aug_ = kNoNode;
       }
       return absl::OkStatus();
@@ -987,7 +1050,7 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
       if (ModulePath(e, &path_)) {
         uint32_t n = NewNode(name, NodeKind::kGetAttr, "fx::get_attr",
                              SourceSpan(x.first, x.last), {}, line);
-        g_.nodes[n].attrs.push_back(Attr{target_key_, g_.intern(path_)});
+        g_->nodes[n].attrs.push_back(Attr{target_key_, g_->intern(path_)});
         *out = ValueRef{n, 0};
         *is_node = true;
         return absl::OkStatus();
@@ -1007,7 +1070,7 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
       absl::Status s = AddArg(n, x.a, ArgKey(0));
       if (!s.ok()) return s;
       scratch_.assign("\"").append(x.text).append("\"");
-      g_.nodes[n].attrs.push_back(Attr{ArgKey(1), g_.intern(scratch_)});
+      g_->nodes[n].attrs.push_back(Attr{ArgKey(1), g_->intern(scratch_)});
       *out = ValueRef{n, 0};
       *is_node = true;
       return absl::OkStatus();
@@ -1055,10 +1118,10 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
                            {}, {}, line);
       absl::Status s = AddArg(n, e, ArgKey(0));
       if (!s.ok()) return s;
-      if (g_.nodes[n].operands.empty()) {
-        g_.nodes[n].kind = NodeKind::kConstant;
-        g_.nodes[n].op = g_.intern("prim::Constant");
-        g_.nodes[n].attrs[0].key = g_.intern("value");
+      if (g_->nodes[n].operands.empty()) {
+        g_->nodes[n].kind = NodeKind::kConstant;
+        g_->nodes[n].op = g_->intern("prim::Constant");
+        g_->nodes[n].attrs[0].key = g_->intern("value");
       }
       *out = ValueRef{n, 0};
       *is_node = true;
@@ -1070,7 +1133,7 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
   // A literal or constant expression.
   uint32_t n = NewNode(name, NodeKind::kConstant, "prim::Constant", {}, {}, line);
   refs_.clear();
-  absl::Status s = AddArg(n, e, g_.intern("value"));
+  absl::Status s = AddArg(n, e, g_->intern("value"));
   if (!s.ok()) return s;
   *out = ValueRef{n, 0};
   *is_node = true;
@@ -1102,31 +1165,31 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
     const bool raw_is_path = raw == path_;
     // A deep model's modules are each called once: strings new to the pool,
     // lookups that miss the caches. Asked for together.
-    g_.strings.PrefetchIntern(scratch_);
-    if (!raw_is_path) g_.strings.PrefetchIntern(raw);
+    g_->strings.PrefetchIntern(scratch_);
+    if (!raw_is_path) g_->strings.PrefetchIntern(raw);
     // The target is the op's end and shares its bytes. It is stored right
     // after the op the first time the op is seen, so a module called again
     // finds it there (checked: the op's text may have come first from
     // elsewhere) and keeps one id, as an interned target would.
     constexpr size_t kPrefix = 8;  // "module::"
-    const size_t before = g_.strings.size();
-    const StrId op = g_.intern(scratch_);
+    const size_t before = g_->strings.size();
+    const StrId op = g_->intern(scratch_);
     StrId target;
     if (op.id >= before) {
-      target = g_.strings.AddSuffix(op, kPrefix);
+      target = g_->strings.AddSuffix(op, kPrefix);
     } else {
-      const std::string_view op_text = g_.str(op);
+      const std::string_view op_text = g_->str(op);
       const StrId next{op.id + 1};
       const std::string_view next_text =
-          next.id < g_.strings.size() ? g_.str(next) : std::string_view();
+          next.id < g_->strings.size() ? g_->str(next) : std::string_view();
       target = next_text.data() == op_text.data() + kPrefix &&
                        next_text.size() == op_text.size() - kPrefix
                    ? next
-                   : g_.intern(path_);
+                   : g_->intern(path_);
     }
-    n = NewNode(name, NodeKind::kModuleCall, {op, raw_is_path ? target : g_.intern(raw), StrId{}},
+    n = NewNode(name, NodeKind::kModuleCall, {op, raw_is_path ? target : g_->intern(raw), StrId{}},
                 line);
-    g_.nodes[n].attrs.push_back(Attr{target_key_, target});
+    g_->nodes[n].attrs.push_back(Attr{target_key_, target});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.Find(parts[0]) == nullptr)) {
     // A graph calls few distinct functions many times: their op, raw op
@@ -1142,7 +1205,7 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
       FxFunctionOp(parts, nparts, &scratch_, &overload);
       n = NewNode(name, NodeKind::kOp, scratch_, SourceSpan(callee.first, callee.last),
                   overload, line);
-      const Node& node = g_.nodes[n];
+      const Node& node = g_->nodes[n];
       if (one_line) callee_ops_.emplace(text, std::array<StrId, 3>{node.op, node.raw_op,
                                                                    node.overload});
     }
@@ -1166,28 +1229,40 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   for (uint32_t a = call.b; a != kFxNone; a = arena_[a].next) {
     const FxExpr& arg = arena_[a];
     absl::Status s = arg.kind == FxExprKind::kKeyword
-                         ? AddArg(n, arg.a, g_.intern(arg.text))
+                         ? AddArg(n, arg.a, g_->intern(arg.text))
                          : AddArg(n, a, ArgKey(arg_index++));
     if (!s.ok()) return s;
   }
-  if (g_.str(g_.nodes[n].op).substr(0, 14) == "higher_order::") {
+  if (g_->str(g_->nodes[n].op).substr(0, 14) == "higher_order::") {
     // The subgraphs a higher-order op runs are get_attr operands; name them
     // so a reader can find the nested graph of the same name.
     scratch_.clear();
-    for (const ValueRef& r : g_.nodes[n].operands) {
-      const Node& op = g_.nodes[r.node];
+    for (const ValueRef& r : g_->nodes[n].operands) {
+      const Node& op = g_->nodes[r.node];
       if (op.kind != NodeKind::kGetAttr) continue;
-      std::optional<std::string_view> target = g_.attr(op, "target");
+      std::optional<std::string_view> target = g_->attr(op, "target");
       if (!target) continue;
       if (!scratch_.empty()) scratch_.append(", ");
       scratch_.append(*target);
     }
     if (!scratch_.empty()) {
-      g_.nodes[n].attrs.push_back(Attr{g_.intern("subgraph"), g_.intern(scratch_)});
+      g_->nodes[n].attrs.push_back(Attr{g_->intern("subgraph"), g_->intern(scratch_)});
     }
   }
   *out = ValueRef{n, 0};
   return absl::OkStatus();
+}
+
+// How many outputs AddOutputs(e) may add, to reserve them.
+size_t FxBuilder::CountOutputs(uint32_t e) const {
+  const FxExpr& x = arena_[e];
+  if (x.kind == FxExprKind::kTuple || x.kind == FxExprKind::kList) {
+    size_t n = 0;
+    for (uint32_t c = x.a; c != kFxNone; c = arena_[c].next) n += CountOutputs(c);
+    return n;
+  }
+  if (x.kind == FxExprKind::kCall && x.b != kFxNone) return CountOutputs(x.b);
+  return 1;
 }
 
 absl::Status FxBuilder::AddOutputs(uint32_t e) {
@@ -1209,7 +1284,7 @@ absl::Status FxBuilder::AddOutputs(uint32_t e) {
   ValueRef ref;
   if (ResolveRef(e, &ref)) {
     if (ref.output > 0) SetProjection(ref, nullptr);
-    g_.outputs.push_back(ref);
+    g_->outputs.push_back(ref);
     return absl::OkStatus();
   }
   if (x.kind == FxExprKind::kName) {
@@ -1238,17 +1313,27 @@ absl::Status FxBuilder::Return(size_t pos) {
   if (toks_[pos].kind != FxTok::kNewline && !IsOpTok(toks_[pos], ";")) {
     return ErrorAt(pos, "expected end of statement");
   }
+  g_->outputs.reserve(g_->outputs.size() + CountOutputs(e));
   return AddOutputs(e);
 }
 
 }  // namespace
 
+// What FxScratch keeps: the builder, with its room.
+struct FxScratch::Rep {
+  std::optional<FxBuilder> builder;
+};
+
+FxScratch::FxScratch() : rep_(std::make_unique<Rep>()) {}
+FxScratch::~FxScratch() = default;
+
 absl::Status ParseFxDefinition(const FxLines& lines, size_t def_index,
                                const FxParseContext& context, Graph* graph,
-                               size_t* next_line) {
+                               size_t* next_line, FxScratch* scratch) {
   graph->kind = GraphKind::kFx;
-  FxBuilder builder(lines, context, graph);
-  return builder.Run(def_index, next_line);
+  std::optional<FxBuilder>& builder = scratch->rep().builder;
+  if (!builder || !builder->Reads(lines, context)) builder.emplace(lines, context);
+  return builder->Run(def_index, graph, next_line);
 }
 
 }  // namespace graphdiff

@@ -112,15 +112,18 @@ bool ParseFxTypeAnnotation(std::string_view text, Graph* graph, TensorType* out,
   std::string_view strides;
   if (pos < text.size() && text[pos] == '[' && TakeBrackets(text, &pos, &strides)) {
     // Symbolic strides (`[s0, 1]`) carry no integer: keep none rather than
-    // a misleading partial list.
-    std::vector<int64_t> values;
+    // a misleading partial list. Gathered in place: the node's list is the
+    // one allocation.
+    InlineVec<int64_t, 8> values;
     bool all_int = ForEachElement(strides, [&](std::string_view s) {
       int64_t v;
       if (!ParseInt(s, &v)) return false;
       values.push_back(v);
       return true;
     });
-    if (all_int && values.size() == t.dims.size()) t.strides = std::move(values);
+    if (all_int && values.size() == t.dims.size()) {
+      t.strides = CompactVec<int64_t>(values.data(), values.data() + values.size());
+    }
   }
   std::string_view device = Trim(text.substr(pos));
   if (!device.empty()) t.device = graph->intern(device);

@@ -153,6 +153,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   // do: a dump's graphs repeat one another's ops, keys, literals and node
   // names (`primals_1`, `convolution_3`), which a pool per graph held again.
   StringPool pool;
+  FxScratch scratch;
   size_t i = 0;
   while (lines.Has(i)) {
     lines.DropBefore(i);  // the parse never looks back
@@ -204,7 +205,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     g.source.file = std::string(source);
     g.source.record_index = static_cast<uint32_t>(graphs.size());
     size_t next = i + 1;
-    absl::Status s = ParseFxDefinition(lines, i, ctx, &g, &next);
+    absl::Status s = ParseFxDefinition(lines, i, ctx, &g, &next, &scratch);
     if (!s.ok()) return s;
     // Nested classes are subgraphs named by their class; a top-level graph
     // takes the banner before it (`__compiled_fn_1`, `Forward graph 0`),

@@ -50,6 +50,19 @@ class NameTable {
     if (n * 4 > slots_.size() * 3) Rehash(n);
   }
 
+  // No names, for the next graph. A small table keeps its room; a big one
+  // gives it back rather than be wiped for every small graph after it.
+  void Clear() {
+    entries_.clear();
+    if (slots_.size() <= kKeptSlots) {
+      std::fill(slots_.begin(), slots_.end(), 0);
+    } else {
+      decltype(slots_)().swap(slots_);
+      std::vector<Entry>().swap(entries_);
+      mask_ = 0;
+    }
+  }
+
   // The value bound to `name`, or nullptr. The pointer is good until the
   // next Set.
   const ValueRef* Find(std::string_view name) const {
@@ -113,6 +126,8 @@ class NameTable {
     RehashTagSlots(slots_, cap);
     mask_ = cap - 1;
   }
+
+  static constexpr size_t kKeptSlots = 4096;
 
   // Huge pages: see huge_page_allocator.h, whose figure is this table's.
   std::vector<uint64_t, HugePageAllocator<uint64_t>> slots_;
