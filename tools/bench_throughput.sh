@@ -7,7 +7,8 @@
 #    beside GNU diff and a renumber-insensitive text diff (ids replaced by
 #    %N, lines sorted, then diff) of the same files, with the ratios;
 #  - `graphdiff stats --jobs 1` parse rate per format (MB/s per core), also
-#    on a TORCH_LOGS log of small typed FX graphs and on the same graphs bare;
+#    on a TORCH_LOGS log of small typed FX graphs and on the same graphs bare,
+#    and with every core for the save file and those two;
 #  - whether every core is busy on the directory ((user+sys)/wall);
 #  - peak memory (/usr/bin/time) and the machine.
 #
@@ -136,7 +137,8 @@ for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt fx_typed_left.txt 
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"
   echo "  $(rate "$bytes" "$wall") per core"
-  if [ "$input" = save.txt ]; then
+  # Records of one file parse on every core: a save file and FX logs.
+  if [ "$input" = save.txt ] || [ "$input" = fx_log.txt ] || [ "$input" = fx_small.txt ]; then
     run "stats $input, $(nproc) jobs" "$gd" stats --no-progress "$work/$input"
     echo "  $(rate "$bytes" "$wall") on $(nproc) cores"
   fi
