@@ -123,7 +123,8 @@ TEST(TextParallelTest, ALogOfManyGraphsIsCutBetweenThem) {
 // comment that ends a column-0 def, and a banner's graph after it.
 TEST(TextParallelTest, ColumnZeroLinesInsideStatementsAndAfterBanners) {
   const std::string graph = "def forward(self, x):\n    y = x\n    return y\n";
-  ExpectSameForEveryCut(graph + "def forward(self, x):\n    y = torch.cat([x,\nx])\n    return y\n" +
+  ExpectSameForEveryCut(graph +
+                        "def forward(self, x):\n    y = torch.cat([x,\nx])\n    return y\n" +
                         graph);
   ExpectSameForEveryCut(graph + "def forward(self, x):\n    y = x\n# a note\n    return y\n" +
                         graph);

@@ -96,10 +96,9 @@ class FxBuilder {
   // graph is cleared for each, its room kept.
   absl::Status Run(size_t def_index, Graph* g, size_t* next_line);
 
-  absl::Status Parse(size_t def_index, size_t* next_line);
-  void Reset(Graph* g);
-
  private:
+  void Reset(Graph* g);
+  absl::Status Parse(size_t def_index, size_t* next_line);
   absl::Status ParseDef(size_t def_index);
   absl::Status Statement(size_t begin);
   bool OnlyFreesNames(size_t begin) const;
@@ -316,7 +315,9 @@ bool FxBuilder::IsCallNode(uint32_t node) const {
 // reserves room for a type a node, up to a point: a typed graph types every
 // node, and grew its list from empty.
 void FxBuilder::SetType(Node& n, TensorType&& type) {
-  if (g_->types.capacity() == 0) g_->types.reserve(std::min<size_t>(g_->nodes.capacity(), 1024));
+  if (g_->types.capacity() == 0) {
+    g_->types.reserve(std::min<size_t>(g_->nodes.capacity(), 1024));
+  }
   n.first_type = static_cast<uint32_t>(g_->types.size());
   n.type_count = 1;
   g_->types.push_back(std::move(type));
