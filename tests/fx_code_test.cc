@@ -553,6 +553,35 @@ TEST(FxCodeTest, ResNet18DynamoGraph) {
   EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "l__self___fc"), 0}));
 }
 
+// A quoted annotation is parsed once for the dump: a later graph that
+// spells it again gets the same type, and a symbol's attribute, as the
+// first.
+TEST(FxCodeTest, AnnotationsSpelledAgainInALaterGraphParseTheSame) {
+  const std::string graph =
+      "def forward(self, primals_1: \"f32[s0, 4][4, 1]cpu\", primals_2: \"Sym(s0)\"):\n"
+      "    relu: \"f32[s0, 4][4, 1]cpu\" = torch.ops.aten.relu.default(primals_1)\n"
+      "    return (relu, primals_2)\n";
+  std::vector<Graph> gs = ParseOk(graph + graph + graph);
+  ASSERT_EQ(gs.size(), 3u);
+  for (const Graph& g : gs) {
+    const Node* relu = Find(g, "relu");
+    const Node* sym = Find(g, "primals_2");
+    ASSERT_NE(relu, nullptr);
+    ASSERT_NE(sym, nullptr);
+    EXPECT_EQ(Attr(g, sym, "sym"), "s0");
+    EXPECT_EQ(FormatResults(g, *sym), FormatResults(gs[0], *Find(gs[0], "primals_2")));
+    const TensorType& t = g.result(*relu, 0);
+    EXPECT_EQ(t.dtype, DType::kF32);
+    ASSERT_EQ(t.dims.size(), 2u);
+    EXPECT_EQ(g.str(t.dims[0].symbol()), "s0");
+    EXPECT_EQ(t.dims[1], Dim::Static(4));
+    EXPECT_EQ(std::vector<int64_t>(t.strides.begin(), t.strides.end()),
+              (std::vector<int64_t>{4, 1}));
+    EXPECT_EQ(g.str(t.device), "cpu");
+    EXPECT_EQ(FormatResults(g, *relu), FormatResults(g, *Find(g, "primals_1")));
+  }
+}
+
 // The graphs of a dump are parsed one after another by one builder, which
 // keeps its tables' room from graph to graph: what the graph before left
 // (names bound, callees, types, a big graph's table) must not show in the

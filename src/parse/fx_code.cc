@@ -165,6 +165,16 @@ class FxBuilder {
   absl::flat_hash_map<std::string_view, uint32_t, NameHash> typed_ranges_;
   absl::flat_hash_set<uint32_t> shared_ranges_;
   static constexpr size_t kMaxTypedRanges = 65536;
+  // A quoted annotation's text -> what it parsed to, for every graph of the
+  // dump (not cleared by Reset; see FxScratch): a log of many graphs spells
+  // the same types graph after graph, and parsing them was an eighth of it.
+  struct ParsedAnnotation {
+    TensorType type;
+    StrId symbol;
+    bool typed = false;
+  };
+  absl::flat_hash_map<std::string_view, ParsedAnnotation, NameHash> annotations_;
+  static constexpr size_t kMaxAnnotations = 65536;
   std::vector<FxParam> params_;
   std::vector<FxPendingType> pending_types_;
   bool params_done_ = false;
@@ -538,7 +548,25 @@ void FxBuilder::Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* ty
     Render(a.first, a.last, &scratch_);
     text = scratch_;
   }
-  *typed = ParseFxTypeAnnotation(text, g_, type, symbol);
+  if (a.kind != FxExprKind::kString) {
+    *typed = ParseFxTypeAnnotation(text, g_, type, symbol);
+    return;
+  }
+  // A quoted annotation is a view into the dump, and its ids are good in
+  // every graph parsed after it (one pool): parsed once for the whole dump.
+  auto it = annotations_.find(text);
+  if (it == annotations_.end()) {
+    if (annotations_.size() >= kMaxAnnotations) {
+      *typed = ParseFxTypeAnnotation(text, g_, type, symbol);
+      return;
+    }
+    ParsedAnnotation parsed;
+    parsed.typed = ParseFxTypeAnnotation(text, g_, &parsed.type, &parsed.symbol);
+    it = annotations_.emplace(text, std::move(parsed)).first;
+  }
+  *type = it->second.type;
+  *symbol = it->second.symbol;
+  *typed = it->second.typed;
 }
 
 void FxBuilder::MaterializeParams() {

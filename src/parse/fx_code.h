@@ -28,7 +28,9 @@ struct FxParseContext {
 // expressions, the names bound, caches), kept for the next one: a dump of
 // 10^5 small graphs grew them from empty 10^5 times, 15% of its parse's
 // instructions in malloc and free. One per thread parsing definitions one
-// after another.
+// after another, all into graphs that share one string pool
+// (StringPool::Share): it keeps ids interned for one graph to use in the
+// next (parsed type annotations).
 class FxScratch {
  public:
   struct Rep;  // fx_code.cc
