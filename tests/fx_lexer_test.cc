@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "parse/fx_expr.h"
 #include "parse/fx_unwrap.h"
 #include "parse/name_scan.h"
 
@@ -222,6 +223,38 @@ TEST(FxLexerTest, LinesSplitOnDemandAndDropBehind) {
   EXPECT_EQ(lines[4].number, 14u);
   EXPECT_FALSE(lines.Has(5));
   EXPECT_EQ(lines.end(), 5u);
+}
+
+// ParseAnnotation takes plain tensor types without the precedence descent;
+// wherever it does, it must end where ParseExpr ends, with the same kind and
+// the same success, including on text ParseExpr refuses.
+TEST(FxExprTest, AnnotationsEndWhereAnExpressionWould) {
+  const char* const annotations[] = {
+      "f32[8, 4]", "f32[8, 4][4, 1]", "i64[]", "f32[s0, 4]", "f32[8, 4,]", "b8[s0][1]",
+      "List[int]", "f32[, 1]", "f32[1 2]", "f32[,]", "f32[8", "not[1]", "f32[-1]",
+      "f32[s0*2]", "f32[8].x", "f32[8] + 1", "f32[8](1)", "f32[8][", "f32[lambda]",
+      "f32[None]", "\"f32[8]\"", "f32", "f32[8] if x else y", "f32[[1]]",
+  };
+  for (const char* ann : annotations) {
+    for (const char* tail : {" = f(x)\n", "\n", ", y):\n", "; z = 1\n"}) {
+      SCOPED_TRACE(std::string(ann) + tail);
+      const std::string text = std::string("x: ") + ann + tail;
+      Lexed l;
+      LexFirst(text, &l);
+      if (!l.ok) continue;  // brackets left open: the lexer refuses the line
+      std::vector<FxExpr> arena_a, arena_b;
+      FxExprParser a(l.code, &arena_a), b(l.code, &arena_b);
+      size_t pos_a = 2, pos_b = 2;
+      const uint32_t ea = a.ParseAnnotation(&pos_a);
+      const uint32_t eb = b.ParseExpr(&pos_b);
+      ASSERT_EQ(ea == kFxNone, eb == kFxNone);
+      if (eb == kFxNone) continue;
+      EXPECT_EQ(pos_a, pos_b);
+      EXPECT_EQ(arena_a[ea].kind, arena_b[eb].kind);
+      EXPECT_EQ(arena_a[ea].first, arena_b[eb].first);
+      EXPECT_EQ(arena_a[ea].last, arena_b[eb].last);
+    }
+  }
 }
 
 }  // namespace

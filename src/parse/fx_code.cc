@@ -617,7 +617,7 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
     FxExprParser parser(toks_, &arena_);
     if (IsOpTok(toks_[i], ":")) {
       ++i;
-      uint32_t ann = parser.ParseExpr(&i);
+      uint32_t ann = parser.ParseAnnotation(&i);
       if (ann == kFxNone) return ExprError(parser);
       Annotate(ann, &p.type, &p.symbol, &p.typed);
     }
@@ -883,7 +883,7 @@ absl::Status FxBuilder::Statement(size_t begin) {
   }
   if (IsOpTok(t, ":")) {
     ++pos;
-    uint32_t ann = parser.ParseExpr(&pos);
+    uint32_t ann = parser.ParseAnnotation(&pos);
     if (ann == kFxNone) {
       if (parser.unsupported()) return skip_unsupported(absl::CancelledError());
       return ExprError(parser);

@@ -8,6 +8,21 @@ namespace {
 // (`- - - - x`, long `a ** b ** c`).
 constexpr int kMaxRecursion = 500;
 
+bool IsOpTok1(const FxToken& t, char op) {
+  return t.kind == FxTok::kOp && t.text.size() == 1 && t.text[0] == op;
+}
+
+// A name that stands for a value in an expression: not a word Python gives
+// meaning to inside one.
+bool IsPlainName(std::string_view w) {
+  static constexpr std::string_view kWords[] = {"and",  "or",   "not",  "in",    "is",
+                                                "if",   "else", "for",  "lambda", "None",
+                                                "True", "False", "await", "yield"};
+  for (std::string_view k : kWords) {
+    if (w == k) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -55,6 +70,45 @@ uint32_t FxExprParser::ParseExpr(size_t* pos) {
   depth_ = 0;
   uint32_t e = Test();
   *pos = pos_;
+  return e;
+}
+
+uint32_t FxExprParser::ParseAnnotation(size_t* pos) {
+  // `f32[8, s0]`, `f32[8, 4][4, 1]`, `i64[]`: a name and groups of numbers
+  // and names, the type of every annotated line of a torch 2.0 graph, which
+  // the precedence descent built into a subscript only for its token range.
+  // Taken when ParseExpr would end where it ends, with a kSubscript.
+  size_t i = *pos;
+  if (toks_[i].kind != FxTok::kName || !IsPlainName(toks_[i].text) ||
+      !IsOpTok1(toks_[i + 1], '[')) {
+    return ParseExpr(pos);
+  }
+  ++i;
+  while (IsOpTok1(toks_[i], '[')) {
+    ++i;
+    // Elements, each followed by a comma or the bracket: `[]`, `[8]`, `[8, 4,]`.
+    while (!IsOpTok1(toks_[i], ']')) {
+      const FxToken& t = toks_[i];
+      if (t.kind != FxTok::kNumber && !(t.kind == FxTok::kName && IsPlainName(t.text))) {
+        return ParseExpr(pos);
+      }
+      ++i;
+      if (IsOpTok1(toks_[i], ',')) {
+        ++i;
+      } else if (!IsOpTok1(toks_[i], ']')) {
+        return ParseExpr(pos);
+      }
+    }
+    ++i;
+  }
+  const FxToken& next = toks_[i];
+  if (next.kind != FxTok::kNewline && !IsOpTok1(next, '=') && !IsOpTok1(next, ',') &&
+      !IsOpTok1(next, ')') && !IsOpTok1(next, ';')) {
+    return ParseExpr(pos);
+  }
+  pos_ = i;
+  const uint32_t e = Add(FxExprKind::kSubscript, static_cast<uint32_t>(*pos));
+  *pos = i;
   return e;
 }
 

@@ -59,6 +59,10 @@ class FxExprParser {
   uint32_t ParseExprList(size_t* pos);
   // One expression without top-level commas.
   uint32_t ParseExpr(size_t* pos);
+  // A type annotation: ParseExpr, except that a plain unquoted tensor type
+  // (`f32[8, s0]`) is one kSubscript node with ParseExpr's token range and
+  // no children built (an annotation is read from its tokens).
+  uint32_t ParseAnnotation(size_t* pos);
 
   size_t error_token() const { return error_token_; }
   const std::string& error() const { return error_; }
