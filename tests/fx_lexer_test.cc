@@ -257,5 +257,51 @@ TEST(FxExprTest, AnnotationsEndWhereAnExpressionWould) {
   }
 }
 
+// With TakeNumberListsWhole, a call argument that is a list of numbers is
+// one node without children; it must span the tokens, and have the kind,
+// that the full parse gives it, and every other argument must parse as
+// before.
+TEST(FxExprTest, NumberListArgumentsSpanWhatTheFullParseSpans) {
+  const char* const lines[] = {
+      "y = f(x, [1, 1], [0, -1], k=[2, 3], [1.5e-05, inf], [], [1,], z)\n",
+      "y = f([1, 2] + z, [1, 2][0], [1, a], [-1], [- 1], [[1]], [1 2])\n",
+      "y = f(k=[1, 2].count, j=[1, 2])\n",
+      "y = f([1, 2]\n",
+      "y = f([,])\n",
+      "y = f([1, 2] if c else [3])\n",
+  };
+  for (const char* line : lines) {
+    SCOPED_TRACE(line);
+    const std::string text = line;
+    Lexed l;
+    LexFirst(text, &l);
+    if (!l.ok) continue;
+    std::vector<FxExpr> arena_a, arena_b;
+    FxExprParser a(l.code, &arena_a), b(l.code, &arena_b);
+    a.TakeNumberListsWhole();
+    size_t pos_a = 2, pos_b = 2;
+    const uint32_t ea = a.ParseExprList(&pos_a);
+    const uint32_t eb = b.ParseExprList(&pos_b);
+    ASSERT_EQ(ea == kFxNone, eb == kFxNone);
+    if (eb == kFxNone) continue;
+    EXPECT_EQ(pos_a, pos_b);
+    ASSERT_EQ(arena_a[ea].kind, FxExprKind::kCall);
+    ASSERT_EQ(arena_b[eb].kind, FxExprKind::kCall);
+    uint32_t x = arena_a[ea].b, y = arena_b[eb].b;
+    for (; x != kFxNone && y != kFxNone; x = arena_a[x].next, y = arena_b[y].next) {
+      // A keyword argument's value.
+      const FxExpr& ax =
+          arena_a[x].kind == FxExprKind::kKeyword ? arena_a[arena_a[x].a] : arena_a[x];
+      const FxExpr& by =
+          arena_b[y].kind == FxExprKind::kKeyword ? arena_b[arena_b[y].a] : arena_b[y];
+      EXPECT_EQ(ax.kind, by.kind);
+      EXPECT_EQ(ax.first, by.first);
+      EXPECT_EQ(ax.last, by.last);
+    }
+    EXPECT_EQ(x, kFxNone);
+    EXPECT_EQ(y, kFxNone);
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff

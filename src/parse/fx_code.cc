@@ -808,6 +808,9 @@ absl::Status FxBuilder::Statement(size_t begin) {
     }
   }
   FxExprParser parser(toks_, &arena_);
+  // Call arguments go to AddArg, which renders lists of literals from their
+  // tokens (Return reads its call's arguments, and keeps them parsed).
+  parser.TakeNumberListsWhole();
   size_t pos = begin;
   uint32_t lhs = parser.ParseExprList(&pos);
   if (lhs == kFxNone) {

@@ -474,12 +474,14 @@ bool FxExprParser::ParseSequence(char close, uint32_t* first_child,
                toks_[pos_ + 1].kind == FxTok::kOp && toks_[pos_ + 1].text == "=") {
       std::string_view key = toks_[pos_].text;
       pos_ += 2;
-      uint32_t x = Test();
+      uint32_t x = call_args && number_lists_whole_ ? NumberList() : kFxNone;
+      if (x == kFxNone) x = Test();
       if (x == kFxNone) return false;
       e = Add(FxExprKind::kKeyword, first, key);
       arena_[e].a = x;
     } else {
-      e = Test();
+      e = call_args && number_lists_whole_ ? NumberList() : kFxNone;
+      if (e == kFxNone) e = Test();
       if (e == kFxNone) return false;
     }
     append(e);
@@ -505,6 +507,28 @@ bool FxExprParser::ParseSequence(char close, uint32_t* first_child,
   }
   ++pos_;
   return true;
+}
+
+uint32_t FxExprParser::NumberList() {
+  size_t i = pos_;
+  if (!IsOpTok1(toks_[i], '[')) return kFxNone;
+  ++i;
+  while (!IsOpTok1(toks_[i], ']')) {
+    if (IsOpTok1(toks_[i], '-')) ++i;
+    if (toks_[i].kind != FxTok::kNumber) return kFxNone;
+    ++i;
+    if (IsOpTok1(toks_[i], ',')) {
+      ++i;
+    } else if (!IsOpTok1(toks_[i], ']')) {
+      return kFxNone;
+    }
+  }
+  ++i;
+  // Test() would end here too: nothing the list could be part of follows.
+  if (!IsOpTok1(toks_[i], ',') && !IsOpTok1(toks_[i], ')')) return kFxNone;
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  pos_ = i;
+  return Add(FxExprKind::kList, first);
 }
 
 uint32_t FxExprParser::Atom() {

@@ -68,7 +68,16 @@ class FxExprParser {
   const std::string& error() const { return error_; }
   bool unsupported() const { return unsupported_; }
 
+  // From now on a call argument that is a list of number literals (`[1, 1]`,
+  // `[0, -1]`) is one kList node with its token range and no children, for
+  // a reader that takes such arguments from their tokens: a convolution's
+  // four lists cost more in the descent than the rest of its line.
+  void TakeNumberListsWhole() { number_lists_whole_ = true; }
+
  private:
+  // The kList of a number-literal list at pos_ that ends the argument,
+  // or kFxNone with pos_ unchanged.
+  uint32_t NumberList();
   uint32_t Test();
   uint32_t OrTest();
   uint32_t AndTest();
@@ -96,6 +105,7 @@ class FxExprParser {
   size_t error_token_ = 0;
   std::string error_;
   bool unsupported_ = false;
+  bool number_lists_whole_ = false;
 };
 
 // Whether the tokens of expression `e` hold just a single name.
