@@ -225,6 +225,17 @@ TEST(FxLexerTest, LinesSplitOnDemandAndDropBehind) {
   EXPECT_EQ(lines.end(), 5u);
 }
 
+// Two expression parsers over the first logical line of a text, to compare
+// a quick path (a) with the full parse (b) from token 2 on (after `x:` or
+// `y =`). ok: the line lexed.
+struct ParserPair {
+  explicit ParserPair(const std::string& text) { LexFirst(text, &l); }
+  Lexed l;
+  std::vector<FxExpr> arena_a, arena_b;
+  FxExprParser a{l.code, &arena_a}, b{l.code, &arena_b};
+  size_t pos_a = 2, pos_b = 2;
+};
+
 // ParseAnnotation takes plain tensor types without the precedence descent;
 // wherever it does, it must end where ParseExpr ends, with the same kind and
 // the same success, including on text ParseExpr refuses.
@@ -239,20 +250,16 @@ TEST(FxExprTest, AnnotationsEndWhereAnExpressionWould) {
     for (const char* tail : {" = f(x)\n", "\n", ", y):\n", "; z = 1\n"}) {
       SCOPED_TRACE(std::string(ann) + tail);
       const std::string text = std::string("x: ") + ann + tail;
-      Lexed l;
-      LexFirst(text, &l);
-      if (!l.ok) continue;  // brackets left open: the lexer refuses the line
-      std::vector<FxExpr> arena_a, arena_b;
-      FxExprParser a(l.code, &arena_a), b(l.code, &arena_b);
-      size_t pos_a = 2, pos_b = 2;
-      const uint32_t ea = a.ParseAnnotation(&pos_a);
-      const uint32_t eb = b.ParseExpr(&pos_b);
+      ParserPair p(text);
+      if (!p.l.ok) continue;  // brackets left open: the lexer refuses the line
+      const uint32_t ea = p.a.ParseAnnotation(&p.pos_a);
+      const uint32_t eb = p.b.ParseExpr(&p.pos_b);
       ASSERT_EQ(ea == kFxNone, eb == kFxNone);
       if (eb == kFxNone) continue;
-      EXPECT_EQ(pos_a, pos_b);
-      EXPECT_EQ(arena_a[ea].kind, arena_b[eb].kind);
-      EXPECT_EQ(arena_a[ea].first, arena_b[eb].first);
-      EXPECT_EQ(arena_a[ea].last, arena_b[eb].last);
+      EXPECT_EQ(p.pos_a, p.pos_b);
+      EXPECT_EQ(p.arena_a[ea].kind, p.arena_b[eb].kind);
+      EXPECT_EQ(p.arena_a[ea].first, p.arena_b[eb].first);
+      EXPECT_EQ(p.arena_a[ea].last, p.arena_b[eb].last);
     }
   }
 }
@@ -273,18 +280,16 @@ TEST(FxExprTest, NumberListArgumentsSpanWhatTheFullParseSpans) {
   for (const char* line : lines) {
     SCOPED_TRACE(line);
     const std::string text = line;
-    Lexed l;
-    LexFirst(text, &l);
-    if (!l.ok) continue;
-    std::vector<FxExpr> arena_a, arena_b;
-    FxExprParser a(l.code, &arena_a), b(l.code, &arena_b);
-    a.TakeNumberListsWhole();
-    size_t pos_a = 2, pos_b = 2;
-    const uint32_t ea = a.ParseExprList(&pos_a);
-    const uint32_t eb = b.ParseExprList(&pos_b);
+    ParserPair p(text);
+    if (!p.l.ok) continue;
+    p.a.TakeNumberListsWhole();
+    const uint32_t ea = p.a.ParseExprList(&p.pos_a);
+    const uint32_t eb = p.b.ParseExprList(&p.pos_b);
     ASSERT_EQ(ea == kFxNone, eb == kFxNone);
     if (eb == kFxNone) continue;
-    EXPECT_EQ(pos_a, pos_b);
+    EXPECT_EQ(p.pos_a, p.pos_b);
+    const std::vector<FxExpr>& arena_a = p.arena_a;
+    const std::vector<FxExpr>& arena_b = p.arena_b;
     ASSERT_EQ(arena_a[ea].kind, FxExprKind::kCall);
     ASSERT_EQ(arena_b[eb].kind, FxExprKind::kCall);
     uint32_t x = arena_a[ea].b, y = arena_b[eb].b;
