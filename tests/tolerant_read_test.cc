@@ -391,5 +391,42 @@ TEST(LogPrefix, NeverReadsPastTheLine) {
   }
 }
 
+// Only lines that start unindented can carry a prefix or a rank tag; the
+// survey looks at those alone, sixteen bytes a step. A prefixed line
+// anywhere, at any offset, with CRLF or without a final newline, must still
+// be found, and rank tags still decide by their share of every non-blank
+// line, indented ones included.
+TEST(LogPrefix, SurveyFindsAPrefixOnAnyLine) {
+  std::string body;
+  for (int i = 0; i < 300; ++i) body += "  %" + std::to_string(i) + " = aten::relu(%0)\n";
+  const std::string prefixed = "I1230 12:00:00.000123    42 file.cc:45] IR {";
+  std::string storage;
+  size_t stripped = 0;
+  for (size_t pad = 0; pad < 20; ++pad) {
+    for (const std::string eol : {"\n", "\r\n", ""}) {
+      SCOPED_TRACE(std::to_string(pad) + " [" + eol + "]");
+      const std::string text = body + std::string(pad, 'x') + "\n" + prefixed + eol;
+      EXPECT_EQ(StripLogPrefixes(text, &storage, &stripped),
+                body + std::string(pad, 'x') + "\n" + "IR {" + eol);
+      EXPECT_EQ(stripped, 1u);
+    }
+  }
+  // No prefix: the text itself comes back.
+  const std::string plain = body + "IR {\n\tx\n\n}";
+  EXPECT_EQ(StripLogPrefixes(plain, &storage, &stripped).data(), plain.data());
+  EXPECT_EQ(stripped, 0u);
+  // Rank tags on nine lines of ten are stripped, on fewer are not: the
+  // indented lines count.
+  std::string tagged, few;
+  for (int i = 0; i < 90; ++i) tagged += "[3] Metric: A" + std::to_string(i) + "\n";
+  few = tagged;
+  for (int i = 0; i < 10; ++i) tagged += "  Value: 1\n";
+  for (int i = 0; i < 11; ++i) few += "  Value: 1\n";
+  StripLogPrefixes(tagged, &storage, &stripped);
+  EXPECT_EQ(stripped, 90u);
+  EXPECT_EQ(StripLogPrefixes(few, &storage, &stripped).data(), few.data());
+  EXPECT_EQ(stripped, 0u);
+}
+
 }  // namespace
 }  // namespace graphdiff

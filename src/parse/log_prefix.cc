@@ -3,6 +3,10 @@
 
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "parse/lines.h"
 
 namespace graphdiff {
@@ -263,16 +267,66 @@ struct PrefixSurvey {
   bool rank_tags = false;
 };
 
+// Calls f(offset) for the start of every line whose first byte is not a
+// space, tab or line break, in order, until f returns false. Only such a
+// line can start with a prefix or a rank tag, and in most dumps nearly every
+// line is indented: sixteen bytes a step instead of a memchr call a line,
+// which was a tenth of reading an IR graph.
+template <typename F>
+void ForEachUnindentedLine(std::string_view text, F f) {
+  const char* const d = text.data();
+  const size_t n = text.size();
+  auto unindented = [&](size_t p) {
+    return p < n && d[p] != ' ' && d[p] != '\t' && d[p] != '\n';
+  };
+  if (unindented(0) && !f(size_t{0})) return;
+  size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
+    unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, newline)));
+    while (mask != 0) {
+      const size_t start = i + static_cast<size_t>(__builtin_ctz(mask)) + 1;
+      mask &= mask - 1;
+      if (unindented(start) && !f(start)) return;
+    }
+  }
+#endif
+  for (; i < n; ++i) {
+    if (d[i] == '\n' && unindented(i + 1) && !f(i + 1)) return;
+  }
+}
+
+// The line starting at `start`, without its line break.
+std::string_view LineAt(std::string_view text, size_t start) {
+  const void* nl = std::memchr(text.data() + start, '\n', text.size() - start);
+  size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - text.data())
+                  : text.size();
+  std::string_view line = text.substr(start, end - start);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
 PrefixSurvey SurveyPrefixes(std::string_view text) {
   PrefixSurvey out;
-  LineReader lines(text);
-  std::string_view line;
-  size_t tagged = 0, total = 0;
-  while (lines.Next(&line)) {
+  size_t tagged = 0;
+  ForEachUnindentedLine(text, [&](size_t start) {
+    const std::string_view line = LineAt(text, start);
     if (LogPrefixLength(line) > 0) {
       out.any = true;
-      return out;
+      return false;
     }
+    tagged += RankTagLength(line) > 0;
+    return true;
+  });
+  // Without a tagged line there is no share of them to count.
+  if (out.any || tagged == 0) return out;
+  LineReader lines(text);
+  std::string_view line;
+  size_t total = 0;
+  tagged = 0;
+  while (lines.Next(&line)) {
     // A loop, not find_first_not_of: that costs one memchr per byte.
     size_t k = 0;
     while (k < line.size() && IsSpace(line[k])) ++k;
