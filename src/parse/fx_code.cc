@@ -539,21 +539,16 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
 
 void FxBuilder::Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* typed) {
   const FxExpr& a = arena_[ann];
-  std::string_view text;
-  if (a.kind == FxExprKind::kString) {
-    text = StringContents(toks_[a.first].text);
-  } else {
+  if (a.kind != FxExprKind::kString) {
     refs_.clear();
     scratch_.clear();
     Render(a.first, a.last, &scratch_);
-    text = scratch_;
-  }
-  if (a.kind != FxExprKind::kString) {
-    *typed = ParseFxTypeAnnotation(text, g_, type, symbol);
+    *typed = ParseFxTypeAnnotation(scratch_, g_, type, symbol);
     return;
   }
   // A quoted annotation is a view into the dump, and its ids are good in
   // every graph parsed after it (one pool): parsed once for the whole dump.
+  const std::string_view text = StringContents(toks_[a.first].text);
   auto it = annotations_.find(text);
   if (it == annotations_.end()) {
     if (annotations_.size() >= kMaxAnnotations) {
