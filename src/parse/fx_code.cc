@@ -120,7 +120,10 @@ class FxBuilder {
   // projection of one); false when it is not such a reference.
   bool ResolveRef(uint32_t e, ValueRef* out);
   bool ModulePath(uint32_t e, std::string* path);
-  bool DottedParts(uint32_t e, std::string_view* parts, size_t* n);
+  bool DottedParts(uint32_t e, std::string_view* parts, size_t* n) const;
+  // The first argument of `pytree.tree_unflatten(outputs, spec)`, whose
+  // elements a return lists; kFxNone when `e` is no such call.
+  uint32_t UnflattenedOutputs(uint32_t e) const;
   bool IsCallNode(uint32_t node) const;
   void MaterializeParams();
   void Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* typed);
@@ -418,7 +421,7 @@ bool FxBuilder::ModulePath(uint32_t e, std::string* path) {
   }
 }
 
-bool FxBuilder::DottedParts(uint32_t e, std::string_view* parts, size_t* n) {
+bool FxBuilder::DottedParts(uint32_t e, std::string_view* parts, size_t* n) const {
   constexpr size_t kMaxParts = 16;
   // Counted first, then filled from the back: no reversed copy.
   size_t count = 1;
@@ -1280,6 +1283,14 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   return absl::OkStatus();
 }
 
+uint32_t FxBuilder::UnflattenedOutputs(uint32_t e) const {
+  const FxExpr& x = arena_[e];
+  if (x.kind != FxExprKind::kCall || x.b == kFxNone) return kFxNone;
+  std::string_view parts[16];
+  size_t n = 0;
+  return DottedParts(x.a, parts, &n) && parts[n - 1] == "tree_unflatten" ? x.b : kFxNone;
+}
+
 // How many outputs AddOutputs(e) may add, to reserve them.
 size_t FxBuilder::CountOutputs(uint32_t e) const {
   const FxExpr& x = arena_[e];
@@ -1288,8 +1299,8 @@ size_t FxBuilder::CountOutputs(uint32_t e) const {
     for (uint32_t c = x.a; c != kFxNone; c = arena_[c].next) n += CountOutputs(c);
     return n;
   }
-  if (x.kind == FxExprKind::kCall && x.b != kFxNone) return CountOutputs(x.b);
-  return 1;
+  const uint32_t listed = UnflattenedOutputs(e);
+  return listed != kFxNone ? CountOutputs(listed) : 1;
 }
 
 absl::Status FxBuilder::AddOutputs(uint32_t e) {
@@ -1301,12 +1312,8 @@ absl::Status FxBuilder::AddOutputs(uint32_t e) {
     }
     return absl::OkStatus();
   }
-  if (x.kind == FxExprKind::kCall) {
-    std::string_view parts[16];
-    size_t n = 0;
-    if (DottedParts(x.a, parts, &n) && parts[n - 1] == "tree_unflatten" && x.b != kFxNone) {
-      return AddOutputs(x.b);
-    }
+  if (const uint32_t listed = UnflattenedOutputs(e); listed != kFxNone) {
+    return AddOutputs(listed);
   }
   ValueRef ref;
   if (ResolveRef(e, &ref)) {

@@ -12,6 +12,25 @@ bool IsOpTok1(const FxToken& t, char op) {
   return t.kind == FxTok::kOp && t.text.size() == 1 && t.text[0] == op;
 }
 
+// The index past the `]` of the list at toks[i] == `[` whose elements each
+// match `element` (which moves `*i` past one and says whether it matched),
+// separated by commas, a trailing one allowed: `[]`, `[8]`, `[8, 4,]`. 0 when
+// it is not such a list.
+template <typename Element>
+size_t FlatListEnd(const std::vector<FxToken>& toks, size_t i, Element element) {
+  if (!IsOpTok1(toks[i], '[')) return 0;
+  ++i;
+  while (!IsOpTok1(toks[i], ']')) {
+    if (!element(&i)) return 0;
+    if (IsOpTok1(toks[i], ',')) {
+      ++i;
+    } else if (!IsOpTok1(toks[i], ']')) {
+      return 0;
+    }
+  }
+  return i + 1;
+}
+
 // A name that stands for a value in an expression: not a word Python gives
 // meaning to inside one.
 bool IsPlainName(std::string_view w) {
@@ -83,23 +102,15 @@ uint32_t FxExprParser::ParseAnnotation(size_t* pos) {
       !IsOpTok1(toks_[i + 1], '[')) {
     return ParseExpr(pos);
   }
+  // A number or a plain name, each group: `[8, s0]`.
+  auto element = [this](size_t* k) {
+    const FxToken& t = toks_[(*k)++];
+    return t.kind == FxTok::kNumber || (t.kind == FxTok::kName && IsPlainName(t.text));
+  };
   ++i;
   while (IsOpTok1(toks_[i], '[')) {
-    ++i;
-    // Elements, each followed by a comma or the bracket: `[]`, `[8]`, `[8, 4,]`.
-    while (!IsOpTok1(toks_[i], ']')) {
-      const FxToken& t = toks_[i];
-      if (t.kind != FxTok::kNumber && !(t.kind == FxTok::kName && IsPlainName(t.text))) {
-        return ParseExpr(pos);
-      }
-      ++i;
-      if (IsOpTok1(toks_[i], ',')) {
-        ++i;
-      } else if (!IsOpTok1(toks_[i], ']')) {
-        return ParseExpr(pos);
-      }
-    }
-    ++i;
+    i = FlatListEnd(toks_, i, element);
+    if (i == 0) return ParseExpr(pos);
   }
   const FxToken& next = toks_[i];
   if (next.kind != FxTok::kNewline && !IsOpTok1(next, '=') && !IsOpTok1(next, ',') &&
@@ -474,14 +485,12 @@ bool FxExprParser::ParseSequence(char close, uint32_t* first_child,
                toks_[pos_ + 1].kind == FxTok::kOp && toks_[pos_ + 1].text == "=") {
       std::string_view key = toks_[pos_].text;
       pos_ += 2;
-      uint32_t x = call_args && number_lists_whole_ ? NumberList() : kFxNone;
-      if (x == kFxNone) x = Test();
+      const uint32_t x = Argument(call_args);
       if (x == kFxNone) return false;
       e = Add(FxExprKind::kKeyword, first, key);
       arena_[e].a = x;
     } else {
-      e = call_args && number_lists_whole_ ? NumberList() : kFxNone;
-      if (e == kFxNone) e = Test();
+      e = Argument(call_args);
       if (e == kFxNone) return false;
     }
     append(e);
@@ -509,21 +518,18 @@ bool FxExprParser::ParseSequence(char close, uint32_t* first_child,
   return true;
 }
 
+uint32_t FxExprParser::Argument(bool call_args) {
+  const uint32_t e = call_args && number_lists_whole_ ? NumberList() : kFxNone;
+  return e != kFxNone ? e : Test();
+}
+
 uint32_t FxExprParser::NumberList() {
-  size_t i = pos_;
-  if (!IsOpTok1(toks_[i], '[')) return kFxNone;
-  ++i;
-  while (!IsOpTok1(toks_[i], ']')) {
-    if (IsOpTok1(toks_[i], '-')) ++i;
-    if (toks_[i].kind != FxTok::kNumber) return kFxNone;
-    ++i;
-    if (IsOpTok1(toks_[i], ',')) {
-      ++i;
-    } else if (!IsOpTok1(toks_[i], ']')) {
-      return kFxNone;
-    }
-  }
-  ++i;
+  // A number, negated or not: `[0, -1]`.
+  const size_t i = FlatListEnd(toks_, pos_, [this](size_t* k) {
+    if (IsOpTok1(toks_[*k], '-')) ++*k;
+    return toks_[(*k)++].kind == FxTok::kNumber;
+  });
+  if (i == 0) return kFxNone;
   // Test() would end here too: nothing the list could be part of follows.
   if (!IsOpTok1(toks_[i], ',') && !IsOpTok1(toks_[i], ')')) return kFxNone;
   const uint32_t first = static_cast<uint32_t>(pos_);

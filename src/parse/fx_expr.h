@@ -75,6 +75,8 @@ class FxExprParser {
   void TakeNumberListsWhole() { number_lists_whole_ = true; }
 
  private:
+  // A sequence element: a call argument's (`call_args`) may be a NumberList.
+  uint32_t Argument(bool call_args);
   // The kList of a number-literal list at pos_ that ends the argument,
   // or kFxNone with pos_ unchanged.
   uint32_t NumberList();
