@@ -180,6 +180,50 @@ TEST(Stats, TextOpColumnsLineUp) {
             std::string::npos);
 }
 
+// A graph's first lines: where it came from and what kind, its counts,
+// its parameter bytes in the largest unit they reach, and its dtypes.
+TEST(Stats, TextHeaderLines) {
+  GraphStats g;
+  g.source = "log.txt";
+  g.name = "Forward graph 3";
+  g.kind = GraphKind::kFx;
+  g.repeat_count = 4;
+  g.nodes = 11;
+  g.inputs = 5;
+  g.outputs = 3;
+  g.constants = 1;
+  g.multi_output_nodes = 2;
+  g.inputs_unknown_size = 2;
+  g.dtypes = {{"f32", 13}, {"pred", 1}};
+  const std::pair<uint64_t, std::string> sizes[] = {
+      {0, "0 B"},
+      {1023, "1023 B"},
+      {1024, "1.00 KiB"},
+      {(uint64_t{5} << 20) + (uint64_t{1} << 19), "5.50 MiB"},
+      {uint64_t{3} << 30, "3.00 GiB"},
+      {~uint64_t{0}, "17179869184.00 GiB"}};
+  for (const auto& [bytes, shown] : sizes) {
+    g.parameter_bytes = bytes;
+    std::string text;
+    AppendGraphStatsText(g, 0, &text);
+    EXPECT_EQ(text,
+              "log.txt [Forward graph 3] (x4 identical records) (fx graph)\n"
+              "  nodes 11  inputs 5  outputs 3  constants 1  multi-output 2\n"
+              "  parameter bytes " + shown + " (+2 inputs of unknown size)\n"
+              "  dtypes  f32 13  pred 1\n"
+              "  ops:\n");
+  }
+  g = GraphStats();
+  g.source = "ir.txt";
+  std::string text;
+  AppendGraphStatsText(g, 0, &text);
+  EXPECT_EQ(text,
+            "ir.txt (ir graph)\n"
+            "  nodes 0  inputs 0  outputs 0  constants 0  multi-output 0\n"
+            "  parameter bytes 0 B\n"
+            "  ops:\n");
+}
+
 // Three graphs (the first plain; a terminal escape in the second's source
 // and an op; bytes that are not UTF-8 in the second's and third's names and
 // the third's op), a metrics report and a skipped file.

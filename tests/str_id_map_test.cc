@@ -5,6 +5,7 @@
 // values, and ForEach walks them in id order.
 #include "util/str_id_map.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,34 @@ TEST(StrIdMap, ArrayAndMapAgree) {
     EXPECT_EQ(seen, (std::vector<std::pair<uint32_t, int>>{
                         {ids[3].id, 5}, {ids[19999].id, 7}, {40000, 9}}))
         << (array ? "array" : "map");
+  }
+}
+
+// A shared pool's ids start in a short list and move to a hash map past a
+// handful: values set before the move are kept, and ForEach still walks
+// every id once, in id order.
+TEST(StrIdMap, ManyIdsOfASharedPoolKeepTheirValues) {
+  Graph g;
+  g.nodes.resize(2);
+  std::vector<StrId> ids;
+  for (int i = 0; i < 5000; ++i) ids.push_back(g.intern("s" + std::to_string(i)));
+  for (int count : {1, 15, 16, 17, 100}) {
+    StrIdMap<int> m(g, -1);
+    // Every seventh id, from the top down: neither id nor insertion order
+    // sorted.
+    std::vector<std::pair<uint32_t, int>> want;
+    for (int k = 0; k < count; ++k) {
+      const StrId id = ids[(7 * (count - k)) % ids.size()];
+      m[id] = k;
+      ++m[id];
+      want.emplace_back(id.id, k + 1);
+    }
+    for (const auto& [id, v] : want) EXPECT_EQ(m[StrId{id}], v) << count;
+    EXPECT_EQ(m[ids[1]], -1);
+    std::sort(want.begin(), want.end());
+    std::vector<std::pair<uint32_t, int>> seen;
+    m.ForEach([&](StrId id, int v) { seen.emplace_back(id.id, v); });
+    EXPECT_EQ(seen, want) << count;
   }
 }
 

@@ -47,7 +47,7 @@ enum class DType : uint8_t {
   kF8E5M2,
   kC64,
   kC128,
-  kToken,
+  kToken,  // the last: ComputeStats keeps a count per value up to it
 };
 
 // Parses any spelling of a dtype; kUnknown when it is not one.

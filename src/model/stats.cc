@@ -23,22 +23,28 @@ GraphStats ComputeStats(const Graph& graph) {
   // Count by StrId first: one map insert per distinct op instead of one per
   // node.
   StrIdMap<uint64_t> op_counts(graph, 0);
-  static_assert(sizeof(DType) == 1, "dtype_counts has a slot per DType value");
-  uint64_t dtype_counts[256] = {};
+  // A slot per DType; a value past them (none a parser makes) would print
+  // as DTypeName does, "?", the unknown dtype's name. The slots are few: a
+  // log of 10^5 small graphs clears and walks them once per graph.
+  constexpr size_t kDTypes = static_cast<size_t>(DType::kToken) + 1;
+  uint64_t dtype_counts[kDTypes] = {};
   for (const Node& n : graph.nodes) {
     if (n.kind == NodeKind::kGetAttr) continue;
     ++s.nodes;
     ++op_counts[n.op];
     if (n.kind == NodeKind::kConstant) ++s.constants;
-    if (n.num_results() > 1) ++s.multi_output_nodes;
-    for (uint32_t i = 0; i < n.num_results(); ++i) {
-      ++dtype_counts[static_cast<uint8_t>(graph.result(n, i).dtype)];
+    const uint32_t results = n.num_results();
+    if (results > 1) ++s.multi_output_nodes;
+    for (uint32_t i = 0; i < results; ++i) {
+      const size_t d = static_cast<size_t>(graph.result(n, i).dtype);
+      ++dtype_counts[d < kDTypes ? d : 0];
     }
   }
   // Into the map in key order, each at the end: a symbolic_trace graph has
   // as many ops as module calls, and a search per op (string compares down
   // the tree) was most of the cost.
   std::vector<std::pair<std::string_view, uint64_t>> ops;
+  ops.reserve(16);
   op_counts.ForEach([&](StrId id, uint64_t count) {
     std::string_view op = graph.strings.Get(id);
     ops.emplace_back(op.empty() ? std::string_view("?") : op, count);
@@ -52,7 +58,7 @@ GraphStats ComputeStats(const Graph& graph) {
     s.ops.emplace_hint(s.ops.end(), std::string(ops[i].first), count);
     i = j;
   }
-  for (int d = 0; d < 256; ++d) {
+  for (size_t d = 0; d < kDTypes; ++d) {
     if (dtype_counts[d] != 0) {
       s.dtypes[std::string(DTypeName(static_cast<DType>(d)))] += dtype_counts[d];
     }

@@ -134,6 +134,7 @@ class FxBuilder {
   // The same with op, raw op and overload already interned.
   uint32_t NewNode(std::string_view name, NodeKind kind, const std::array<StrId, 3>& op,
                    uint32_t line);
+  uint32_t NewPlaceholder(std::string_view name, uint32_t line);
   StrId ArgKey(size_t n);
   StrId NodeName(std::string_view name);
   void PrefetchNextTarget() const;
@@ -162,6 +163,9 @@ class FxBuilder {
   bool intern_names_ = true;
   // Interned op, raw op and overload of a function callee, by its text.
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
+  static constexpr size_t kMaxCalleeOps = 65536;
+  // A placeholder's op, raw op and overload, once interned (op id not 0).
+  std::array<StrId, 3> placeholder_op_{};
   // A node annotation as written (`f32[8, 64]`, `"f32[8, 64]"`) -> the
   // range of one type that nodes annotated so share; the set holds those
   // ranges' starts, which must be copied before they change.
@@ -272,6 +276,14 @@ uint32_t FxBuilder::NewNode(std::string_view name, NodeKind kind,
   n.line = line;
   n.frame = frame_;
   return static_cast<uint32_t>(g_->nodes.size() - 1);
+}
+
+uint32_t FxBuilder::NewPlaceholder(std::string_view name, uint32_t line) {
+  if (placeholder_op_[0].id != 0) return NewNode(name, NodeKind::kInput, placeholder_op_, line);
+  const uint32_t n = NewNode(name, NodeKind::kInput, "fx::placeholder", "placeholder", {}, line);
+  const Node& node = g_->nodes[n];
+  placeholder_op_ = {node.op, node.raw_op, node.overload};
+  return n;
 }
 
 // The source text of tokens [first, last) when they sit on one line (the
@@ -574,8 +586,7 @@ void FxBuilder::MaterializeParams() {
   frame_ = StrId{};  // inputs have no model frame
   g_->inputs.reserve(g_->inputs.size() + params_.size());
   for (FxParam& p : params_) {
-    uint32_t n = NewNode(p.name, NodeKind::kInput, "fx::placeholder", "placeholder", {},
-                         p.line);
+    uint32_t n = NewPlaceholder(p.name, p.line);
     if (p.typed) SetType(g_->nodes[n], std::move(p.type));
     if (!p.symbol.empty()) g_->nodes[n].attrs.push_back(Attr{g_->intern("sym"), p.symbol});
     g_->inputs.push_back(n);
@@ -640,8 +651,11 @@ absl::Status FxBuilder::ParseDef(size_t def_index) {
   return absl::OkStatus();
 }
 
-// Ids held here (argument keys, interned ops, type ranges) are the last
-// graph's, and go with the rest.
+// What belongs to the last graph (names, type ranges) goes. Ids of the
+// pool every graph of the dump shares (argument keys, callees' ops; see
+// FxScratch) stay: a log of 10^5 small graphs calls the same few functions
+// in each, and interning their ops again for every graph was a tenth of
+// its parse.
 void FxBuilder::Reset(Graph* g) {
   g_ = g;
   toks_.clear();
@@ -649,7 +663,7 @@ void FxBuilder::Reset(Graph* g) {
   arena_.clear();
   names_.Clear();
   intern_names_ = true;
-  callee_ops_.clear();
+  if (callee_ops_.size() > kMaxCalleeOps) callee_ops_ = {};
   typed_ranges_.clear();
   shared_ranges_.clear();
   params_.clear();
@@ -661,8 +675,6 @@ void FxBuilder::Reset(Graph* g) {
   unnamed_aug_ = kNoNode;
   def_indent_ = 0;
   last_line_ = 0;
-  arg_keys_.clear();
-  target_key_ = StrId{};
   refs_.clear();
 }
 
@@ -698,7 +710,7 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   // Every node binds a name: growing the table rehashes all of them.
   names_.Reserve(std::min(body_lines + params_.size(), ctx_.options->max_nodes_per_graph));
   last_line_ = lines_[def_index].number;
-  target_key_ = g_->intern("target");
+  if (target_key_.id == 0) target_key_ = g_->intern("target");
   FxLexError lex;
   while (!lexer_.done()) {
     const FxLine& line = lines_[lexer_.line_index()];
@@ -933,7 +945,7 @@ absl::Status FxBuilder::Flatten(uint32_t targets, uint32_t call) {
       return ErrorAt(arena_[e].first, "expected a name to unpack into");
     }
     std::string_view name = arena_[e].text;
-    uint32_t n = NewNode(name, NodeKind::kInput, "fx::placeholder", "placeholder", {}, line);
+    uint32_t n = NewPlaceholder(name, line);
     g_->nodes[n].frame = StrId{};
     for (const FxPendingType& p : pending_types_) {
       if (p.name != name) continue;
