@@ -419,8 +419,9 @@ TEST(Hardening, SanitizerRecognisesEveryInvalidForm) {
   EXPECT_EQ(TerminalSafe("\x1b[1;31mred", false), "\\x1B[1;31mred");
 }
 
-// MakeTerminalSafe checks a word at a time: every byte TerminalSafe changes
-// must be caught wherever it sits in a word, and plain text kept as it is.
+// MakeTerminalSafe checks sixteen bytes, then a word, at a time: every byte
+// TerminalSafe changes must be caught wherever it sits in a block, in the
+// first block or a later one or the tail, and plain text kept as it is.
 TEST(Hardening, InPlaceSanitizerMatchesTerminalSafe) {
   const std::string plain = "  ops:\n    aten::add      12\n\tx ~ y !\n";
   std::string kept = plain;
@@ -428,8 +429,8 @@ TEST(Hardening, InPlaceSanitizerMatchesTerminalSafe) {
   EXPECT_EQ(kept, plain);
   for (const char* bad : {"\x01", "\x1b", "\x7f", "\x80", "\xc2\x85", "\xe2\x80\xae", "\xff",
                           "\r", "\x1f", "\xc3\xa9"}) {
-    for (size_t at = 0; at <= 17; ++at) {
-      std::string s = std::string(at, 'a') + bad + std::string(17 - at, 'b') + "\n";
+    for (size_t at = 0; at <= 41; ++at) {
+      std::string s = std::string(at, 'a') + bad + std::string(41 - at, 'b') + "\n";
       std::string in_place = s;
       MakeTerminalSafe(&in_place);
       EXPECT_EQ(in_place, TerminalSafe(s)) << "byte at " << at;
