@@ -126,7 +126,7 @@ class CompactVec {
     const size_t kept = std::min<size_t>(n, UINT32_MAX);
     void* raw = ::operator new(sizeof(Header) + kept * sizeof(T));
     Header* b = new (raw) Header{static_cast<uint32_t>(kept), {1}};
-    std::memcpy(b + 1, from, kept * sizeof(T));
+    std::memcpy(static_cast<void*>(b + 1), from, kept * sizeof(T));
     return b;
   }
   static Header* Share(Header* b) {
