@@ -156,6 +156,11 @@ TEST(FxLexerTest, ProjectionLines) {
   EXPECT_TRUE(FxIsProjection("getitem = native_batch_norm[0]"));
   EXPECT_TRUE(FxIsProjection("getitem_12 = max_pool2d_with_indices_3[1];  x = None"));
   EXPECT_TRUE(FxIsProjection("getitem: \"f32[8, 16]\" = bn[2]"));
+  EXPECT_TRUE(FxIsProjection("getitem_3: \"f32[8, 16][16, 1]cpu\" = bn[2];  bn = None"));
+  EXPECT_TRUE(FxIsProjection("getitem: f32[8, s0] = bn[1]"));  // unquoted (torch 2.0)
+  EXPECT_FALSE(FxIsProjection("x: \"f32[8, 16]\" = torch.ops.aten.relu.default(y)"));
+  EXPECT_FALSE(FxIsProjection("x: \"f32[8, 16] = y[0]"));  // the quote never closes
+  EXPECT_FALSE(FxIsProjection("x: \"f32[8]\""));
   EXPECT_TRUE(FxIsProjection("getitem = bn[0]  # the output"));
   EXPECT_FALSE(FxIsProjection("add = x + y"));
   EXPECT_FALSE(FxIsProjection("t = torch.ops.aten.t.default(primals_1)"));
@@ -239,6 +244,40 @@ struct ParserPair {
 // ParseAnnotation takes plain tensor types without the precedence descent;
 // wherever it does, it must end where ParseExpr ends, with the same kind and
 // the same success, including on text ParseExpr refuses.
+// A line's indent is counted eight spaces a step, and whether it is blank
+// is asked only past the indent: both must agree with the byte rules for an
+// indent of any length, of spaces, tabs and form feeds in any order, ending
+// at any offset of a step, with code, a form feed or nothing after it.
+TEST(FxLexerTest, IndentAndBlankAgreeWithTheByteRules) {
+  const std::string fillers[] = {" ", "\t", "\f"};
+  const std::string tails[] = {"", "x = 1", "\f", "\f y", " \t", "#"};
+  int checked = 0;
+  for (size_t len = 0; len <= 19; ++len) {
+    for (size_t other = 0; other <= len; ++other) {  // where a tab or form feed sits
+      for (const std::string& odd : fillers) {
+        std::string indent(len, ' ');
+        if (other < len) indent.replace(other, 1, odd);
+        for (const std::string& tail : tails) {
+          const std::string line = indent + tail;
+          size_t want = 0;
+          while (want < line.size() && (line[want] == ' ' || line[want] == '\t')) ++want;
+          bool blank = true;
+          for (char c : line) blank = blank && (c == ' ' || c == '\t' || c == '\f');
+          EXPECT_EQ(FxIndent(line), want) << "[" << line << "]";
+          EXPECT_EQ(FxIsBlank(line), blank) << "[" << line << "]";
+          const std::string text = line + "\n";  // FxLines holds a view of it
+          FxLines lines(text);
+          ASSERT_TRUE(lines.Has(0));
+          EXPECT_EQ(lines[0].indent, want) << "[" << line << "]";
+          EXPECT_EQ(lines[0].blank, blank) << "[" << line << "]";
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 3000);
+}
+
 TEST(FxExprTest, AnnotationsEndWhereAnExpressionWould) {
   const char* const annotations[] = {
       "f32[8, 4]", "f32[8, 4][4, 1]", "i64[]", "f32[s0, 4]", "f32[8, 4,]", "b8[s0][1]",

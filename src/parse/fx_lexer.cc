@@ -159,9 +159,24 @@ bool FreesNamesToEnd(const char* p, size_t n) {
 }  // namespace
 
 uint32_t FxIndent(std::string_view text) {
-  uint32_t i = 0;
-  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-  return i;
+  const char* p = text.data();
+  const size_t n = text.size();
+  size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // Eight spaces a step: every line is split by this, and a byte loop over
+  // its indent was a sixteenth of the small typed graphs' parse.
+  constexpr uint64_t kSpaces = 0x2020202020202020ull;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if (w != kSpaces) {
+      i += static_cast<size_t>(__builtin_ctzll(w ^ kSpaces)) / 8;  // the first other byte
+      break;
+    }
+  }
+#endif
+  while (i < n && (p[i] == ' ' || p[i] == '\t')) ++i;
+  return static_cast<uint32_t>(i);
 }
 
 std::string_view FxLeadingName(std::string_view code) {
@@ -174,6 +189,13 @@ bool FxIsProjection(std::string_view code) {
   size_t i = name_end(0);
   if (i == 0) return false;
   if (i < n && code[i] == ':') {  // `getitem: "f32[8]" = bn[0]`
+    // A quoted annotation is passed in one step: its spaces each stopped
+    // the search for " = ", on every typed line of a graph.
+    if (i + 2 < n && code[i + 1] == ' ' && code[i + 2] == '"') {
+      const void* close = std::memchr(code.data() + i + 3, '"', n - i - 3);
+      if (close == nullptr) return false;
+      i = static_cast<size_t>(static_cast<const char*>(close) - code.data());
+    }
     i = code.find(" = ", i);
     if (i == std::string_view::npos) return false;
   }

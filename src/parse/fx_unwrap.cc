@@ -96,7 +96,9 @@ bool FxLines::SplitTo(size_t i) const {
             : 0);
     l.text = line.substr(l.prefix_len);
     l.indent = FxIndent(l.text);
-    l.blank = FxIsBlank(l.text);
+    // Past the indent (spaces and tabs) only a form feed may still be blank.
+    l.blank = l.indent == l.text.size() ||
+              (l.text[l.indent] == '\f' && FxIsBlank(l.text.substr(l.indent)));
   }
   return true;
 }
