@@ -47,11 +47,12 @@ bool IsAscii(std::string_view s) {
 }
 
 // `    {op:<width}  {count:>7}` a line. A graph of module calls has an op a
-// node, and a log of 10^5 small graphs a few lines a graph: formatting each
-// through a format string was a tenth of `graphdiff stats` on either. So
-// the lines are laid out in one block of spaces, op and digits copied in.
-// fmt pads by display width, which only differs from the byte count for
-// non-ASCII text: that is left to fmt.
+// node: formatting its lines through a format string was a tenth of
+// `graphdiff stats` on it. A log of 10^5 small graphs has a few lines a
+// graph: appending each line's padding (a fill append a line) was a sixth
+// of writing their stats. So a run of lines is one block of spaces, op and
+// digits copied in. fmt pads by display width, which only differs from the
+// byte count for non-ASCII text: that is left to fmt.
 void AppendOpLines(const std::vector<const std::pair<const std::string, uint64_t>*>& ops,
                    size_t shown, size_t width, std::string* out) {
   size_t i = 0;
