@@ -51,14 +51,6 @@ struct NameHash {
   size_t operator()(std::string_view s) const { return static_cast<size_t>(HashName(s)); }
 };
 
-bool IsOpTok(const FxToken& t, std::string_view op) {
-  if (t.kind != FxTok::kOp || t.text.size() != op.size() || t.text[0] != op[0]) return false;
-  for (size_t i = 1; i < op.size(); ++i) {
-    if (t.text[i] != op[i]) return false;
-  }
-  return true;
-}
-
 // The text of a string literal without prefix and quotes.
 std::string_view StringContents(std::string_view lit) {
   size_t q = 0;

@@ -8,23 +8,19 @@ namespace {
 // (`- - - - x`, long `a ** b ** c`).
 constexpr int kMaxRecursion = 500;
 
-bool IsOpTok1(const FxToken& t, char op) {
-  return t.kind == FxTok::kOp && t.text.size() == 1 && t.text[0] == op;
-}
-
 // The index past the `]` of the list at toks[i] == `[` whose elements each
 // match `element` (which moves `*i` past one and says whether it matched),
 // separated by commas, a trailing one allowed: `[]`, `[8]`, `[8, 4,]`. 0 when
 // it is not such a list.
 template <typename Element>
 size_t FlatListEnd(const std::vector<FxToken>& toks, size_t i, Element element) {
-  if (!IsOpTok1(toks[i], '[')) return 0;
+  if (!IsOpTok(toks[i], "[")) return 0;
   ++i;
-  while (!IsOpTok1(toks[i], ']')) {
+  while (!IsOpTok(toks[i], "]")) {
     if (!element(&i)) return 0;
-    if (IsOpTok1(toks[i], ',')) {
+    if (IsOpTok(toks[i], ",")) {
       ++i;
-    } else if (!IsOpTok1(toks[i], ']')) {
+    } else if (!IsOpTok(toks[i], "]")) {
       return 0;
     }
   }
@@ -99,7 +95,7 @@ uint32_t FxExprParser::ParseAnnotation(size_t* pos) {
   // Taken when ParseExpr would end where it ends, with a kSubscript.
   size_t i = *pos;
   if (toks_[i].kind != FxTok::kName || !IsPlainName(toks_[i].text) ||
-      !IsOpTok1(toks_[i + 1], '[')) {
+      !IsOpTok(toks_[i + 1], "[")) {
     return ParseExpr(pos);
   }
   // A number or a plain name, each group: `[8, s0]`.
@@ -108,13 +104,13 @@ uint32_t FxExprParser::ParseAnnotation(size_t* pos) {
     return t.kind == FxTok::kNumber || (t.kind == FxTok::kName && IsPlainName(t.text));
   };
   ++i;
-  while (IsOpTok1(toks_[i], '[')) {
+  while (IsOpTok(toks_[i], "[")) {
     i = FlatListEnd(toks_, i, element);
     if (i == 0) return ParseExpr(pos);
   }
   const FxToken& next = toks_[i];
-  if (next.kind != FxTok::kNewline && !IsOpTok1(next, '=') && !IsOpTok1(next, ',') &&
-      !IsOpTok1(next, ')') && !IsOpTok1(next, ';')) {
+  if (next.kind != FxTok::kNewline && !IsOpTok(next, "=") && !IsOpTok(next, ",") &&
+      !IsOpTok(next, ")") && !IsOpTok(next, ";")) {
     return ParseExpr(pos);
   }
   pos_ = i;
@@ -526,12 +522,12 @@ uint32_t FxExprParser::Argument(bool call_args) {
 uint32_t FxExprParser::NumberList() {
   // A number, negated or not: `[0, -1]`.
   const size_t i = FlatListEnd(toks_, pos_, [this](size_t* k) {
-    if (IsOpTok1(toks_[*k], '-')) ++*k;
+    if (IsOpTok(toks_[*k], "-")) ++*k;
     return toks_[(*k)++].kind == FxTok::kNumber;
   });
   if (i == 0) return kFxNone;
   // Test() would end here too: nothing the list could be part of follows.
-  if (!IsOpTok1(toks_[i], ',') && !IsOpTok1(toks_[i], ')')) return kFxNone;
+  if (!IsOpTok(toks_[i], ",") && !IsOpTok(toks_[i], ")")) return kFxNone;
   const uint32_t first = static_cast<uint32_t>(pos_);
   pos_ = i;
   return Add(FxExprKind::kList, first);

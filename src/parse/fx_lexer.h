@@ -54,6 +54,16 @@ struct FxToken {
   std::string_view text;
 };
 
+// Whether `t` is the operator `op` (`,`, `[`, `->`): the builder and the
+// expression parser ask this of most tokens, so it compares in place.
+inline bool IsOpTok(const FxToken& t, std::string_view op) {
+  if (t.kind != FxTok::kOp || t.text.size() != op.size() || t.text[0] != op[0]) return false;
+  for (size_t i = 1; i < op.size(); ++i) {
+    if (t.text[i] != op[i]) return false;
+  }
+  return true;
+}
+
 // Where and why tokenizing failed.
 struct FxLexError {
   uint32_t line = 0;  // index into the FxLine vector
