@@ -263,6 +263,59 @@ TEST(Stats, TextAGraphAtATimeIsTheWholeText) {
   }
 }
 
+// The text of a graph written straight from it (no GraphStats maps) is the
+// text of its ComputeStats: on real dumps of every kind, with and without a
+// cap on the ops, and on a graph whose ops include an empty one and a
+// literal "?" (two ids, one line), a name that is not ASCII and a dtype value
+// past the known ones.
+TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
+  auto expect_same = [](const Graph& g, const std::string& what) {
+    for (size_t top : {size_t{0}, size_t{2}}) {
+      GraphStats s = ComputeStats(g);
+      s.source = "shown.txt";
+      std::string from_stats = "before\n", from_graph = "before\n";
+      AppendGraphStatsText(s, top, &from_stats);
+      AppendGraphStatsText(g, "shown.txt", top, &from_graph);
+      EXPECT_EQ(from_graph, from_stats) << what << " top " << top;
+    }
+  };
+  for (const char* file :
+       {"resnet18-xla5430/openxla/ir.txt", "fixtures/hlo/two_modules.txt",
+        "generated/tiny_gpt/fx_aot_forward.txt", "generated/tiny_gpt/fx_symbolic_trace.txt",
+        "generated/multi_output/fx_make_fx.txt"}) {
+    if (!std::filesystem::exists(testing::TestdataPath(file))) {
+      ADD_FAILURE() << "missing testdata " << file;
+      continue;
+    }
+    absl::StatusOr<ParsedText> parsed = ParseText(ReadTestdata(file), file);
+    ASSERT_TRUE(parsed.ok()) << file << ": " << parsed.status();
+    ASSERT_FALSE(parsed->graphs.empty()) << file;
+    for (const Graph& g : parsed->graphs) expect_same(g, file);
+  }
+  Graph g;
+  g.kind = GraphKind::kFx;
+  g.name = "hand";
+  const char* ops[] = {"", "?", "aten::add", "aten::\xc3\xa9t\xc3\xa9", "aten::add", "?", ""};
+  for (size_t i = 0; i < std::size(ops); ++i) {
+    Node n;
+    n.name = g.intern("n" + std::to_string(i));
+    n.op = g.intern(ops[i]);
+    n.kind = i == 0 ? NodeKind::kInput : NodeKind::kOp;
+    g.nodes.push_back(n);
+  }
+  g.inputs.push_back(0);
+  TensorType known, past;
+  known.dtype = DType::kF32;
+  past.dtype = static_cast<DType>(static_cast<int>(DType::kToken) + 7);
+  g.SetResults(g.nodes[1], std::vector<TensorType>{known, past});
+  g.SetResults(g.nodes[2], std::vector<TensorType>{known});
+  expect_same(g, "hand-built graph");
+  const GraphStats s = ComputeStats(g);
+  EXPECT_EQ(s.ops.at("?"), 4u);  // the empty op and the literal one
+  EXPECT_EQ(s.ops.at("aten::add"), 2u);
+  EXPECT_EQ(s.dtypes.at("f32"), 2u);
+}
+
 // StatsJsonWriter's pieces, however they are handed out, are StatsToJson's
 // bytes: with no graph, with one plain graph, and with strings that are not
 // valid UTF-8 (escaped, and said so once at the top level), with and without

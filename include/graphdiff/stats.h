@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "graphdiff/graph.h"
@@ -85,6 +86,12 @@ std::string RenderStatsText(const StatsReport& report, size_t top_ops = 0);
 // RenderStatsText of a report holding only the metrics and skipped files,
 // are RenderStatsText's bytes.
 void AppendGraphStatsText(const GraphStats& graph, size_t top_ops, std::string* out);
+// AppendGraphStatsText of ComputeStats(graph) with its source set to
+// `source`, the same bytes, without building the stats' maps: for a report
+// of 10^5 small graphs, where building and freeing them was a third of the
+// cost of writing the stats.
+void AppendGraphStatsText(const Graph& graph, std::string_view source, size_t top_ops,
+                          std::string* out);
 
 }  // namespace graphdiff
 GRAPHDIFF_PUBLIC_END

@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/stats.h"
 #include "util/checked.h"
+#include "model/stats_parts.h"
 #include "util/str_id_map.h"
 
 #include <algorithm>
@@ -11,8 +12,29 @@
 
 namespace graphdiff {
 
-GraphStats ComputeStats(const Graph& graph) {
-  GraphStats s;
+namespace {
+
+// Sorts (name, count) pairs by name and adds up the counts of equal names
+// (an empty op and a literal "?" under two ids), in place.
+void SortAndMerge(std::vector<std::pair<std::string_view, uint64_t>>* list) {
+  auto& v = *list;
+  std::sort(v.begin(), v.end());
+  size_t out = 0;
+  for (size_t i = 0; i < v.size();) {
+    uint64_t count = 0;
+    size_t j = i;
+    for (; j < v.size() && v[j].first == v[i].first; ++j) count += v[j].second;
+    v[out++] = {v[i].first, count};
+    i = j;
+  }
+  v.resize(out);
+}
+
+}  // namespace
+
+void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist) {
+  GraphStats& s = *stats;
+  s = GraphStats{};
   s.source = graph.source.file;
   s.name = graph.name;
   s.kind = graph.kind;
@@ -20,7 +42,9 @@ GraphStats ComputeStats(const Graph& graph) {
   s.repeat_count = graph.source.repeat_count;
   s.inputs = graph.inputs.size();
   s.outputs = graph.outputs.size();
-  // Count by StrId first: one map insert per distinct op instead of one per
+  hist->ops.clear();
+  hist->dtypes.clear();
+  // Count by StrId first: one list entry per distinct op instead of one per
   // node.
   StrIdMap<uint64_t> op_counts(graph, 0);
   // A slot per DType; a value past them (none a parser makes) would print
@@ -40,29 +64,17 @@ GraphStats ComputeStats(const Graph& graph) {
       ++dtype_counts[d < kDTypes ? d : 0];
     }
   }
-  // Into the map in key order, each at the end: a symbolic_trace graph has
-  // as many ops as module calls, and a search per op (string compares down
-  // the tree) was most of the cost.
-  std::vector<std::pair<std::string_view, uint64_t>> ops;
-  ops.reserve(16);
   op_counts.ForEach([&](StrId id, uint64_t count) {
     std::string_view op = graph.strings.Get(id);
-    ops.emplace_back(op.empty() ? std::string_view("?") : op, count);
+    hist->ops.emplace_back(op.empty() ? std::string_view("?") : op, count);
   });
-  std::sort(ops.begin(), ops.end());
-  for (size_t i = 0; i < ops.size();) {
-    // Equal texts under two ids (an empty op and a literal "?") add up.
-    uint64_t count = 0;
-    size_t j = i;
-    for (; j < ops.size() && ops[j].first == ops[i].first; ++j) count += ops[j].second;
-    s.ops.emplace_hint(s.ops.end(), std::string(ops[i].first), count);
-    i = j;
-  }
+  SortAndMerge(&hist->ops);
   for (size_t d = 0; d < kDTypes; ++d) {
     if (dtype_counts[d] != 0) {
-      s.dtypes[std::string(DTypeName(static_cast<DType>(d)))] += dtype_counts[d];
+      hist->dtypes.emplace_back(DTypeName(static_cast<DType>(d)), dtype_counts[d]);
     }
   }
+  SortAndMerge(&hist->dtypes);
   auto add_input_bytes = [&](const Node& n) {
     std::optional<int64_t> elems;
     int width = 0;
@@ -86,6 +98,17 @@ GraphStats ComputeStats(const Graph& graph) {
   for (const Node& n : graph.nodes) {
     if (n.kind == NodeKind::kGetAttr) add_input_bytes(n);
   }
+}
+
+GraphStats ComputeStats(const Graph& graph) {
+  GraphStats s;
+  StatsHistograms hist;
+  ComputeStatsParts(graph, &s, &hist);
+  // Into the maps in key order, each at the end: a symbolic_trace graph has
+  // as many ops as module calls, and a search per op (string compares down
+  // the tree) was most of the cost.
+  for (const auto& [op, count] : hist.ops) s.ops.emplace_hint(s.ops.end(), op, count);
+  for (const auto& [dt, count] : hist.dtypes) s.dtypes.emplace_hint(s.dtypes.end(), dt, count);
   return s;
 }
 

@@ -232,7 +232,11 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
   };
   while (lines_.Has(line_)) {
     const uint32_t li = static_cast<uint32_t>(line_);
-    std::string_view s = lines_[line_].text;
+    const FxLine& line = lines_[line_];
+    std::string_view s = line.text;
+    // The indent is blanks the loop below would pass one at a time: it was
+    // counted when the line was split.
+    size_t i = line.indent;
     // The text was last read when its lines were split, out of cache by
     // now in a big graph: ask for the lines ahead while this one is read.
     if (line_ + 4 < lines_.end()) __builtin_prefetch(lines_[line_ + 4].text.data());
@@ -242,7 +246,6 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                   std::string("'") + OpenerOf(stack[depth - 1].close) +
                       "' is never closed");
     }
-    size_t i = 0;
     bool continued = false;
     space = true;
     const char* const p = s.data();
@@ -259,8 +262,10 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         tok.col = static_cast<uint32_t>(i);
         tok.text = std::string_view(p + i, j - i);
         tok.kind = (tok.text == "inf" || tok.text == "nan") ? FxTok::kNumber : FxTok::kName;
-        space = false;
-        i = j;
+        // One space after a name (`x = y`, `a, b`) is taken here rather
+        // than by another turn of the loop.
+        space = j < n && p[j] == ' ';
+        i = j + space;
         continue;
       }
       if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
@@ -306,8 +311,9 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
           tok.line = li;
           tok.col = static_cast<uint32_t>(i);
           tok.text = std::string_view(p + i, 1);
-          space = false;
-          ++i;
+          // As after a name: `, ` and ` = ` are most of the spaces.
+          space = i + 1 < n && p[i + 1] == ' ';
+          i += 1 + space;
           continue;
         }
       }
@@ -355,7 +361,20 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         bool triple = q + 2 < s.size() && s[q + 1] == quote && s[q + 2] == quote;
         size_t j = q + (triple ? 3 : 1);
         bool closed = false;
-        while (j < s.size()) {
+        if (!triple) {
+          // Most strings are type annotations (`"f32[8, 4][4, 1]cpu"`) with
+          // no escape: find the closing quote in one step, and walk bytes
+          // only when a backslash comes before it.
+          const void* end = std::memchr(p + j, quote, n - j);
+          if (end != nullptr) {
+            const size_t e = static_cast<size_t>(static_cast<const char*>(end) - p);
+            if (std::memchr(p + j, '\\', e - j) == nullptr) {
+              j = e + 1;
+              closed = true;
+            }
+          }
+        }
+        while (!closed && j < s.size()) {
           if (s[j] == '\\') {
             j += 2;
             continue;

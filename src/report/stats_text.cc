@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "graphdiff/stats.h"
 #include "graphdiff/sanitize.h"
+#include "model/stats_parts.h"
 
 namespace graphdiff {
 namespace {
@@ -53,7 +54,7 @@ bool IsAscii(std::string_view s) {
 // of writing their stats. So a run of lines is one block of spaces, op and
 // digits copied in. fmt pads by display width, which only differs from the
 // byte count for non-ASCII text: that is left to fmt.
-void AppendOpLines(const std::vector<const std::pair<const std::string, uint64_t>*>& ops,
+void AppendOpLines(const std::vector<const std::pair<std::string_view, uint64_t>*>& ops,
                    size_t shown, size_t width, std::string* out) {
   size_t i = 0;
   while (i < shown) {
@@ -68,7 +69,7 @@ void AppendOpLines(const std::vector<const std::pair<const std::string, uint64_t
     out->append(bytes, ' ');
     char* p = out->data();
     for (; i < end; ++i) {
-      const std::string& op = ops[i]->first;
+      const std::string_view op = ops[i]->first;
       const fmt::format_int digits(ops[i]->second);
       const size_t field = std::max<size_t>(digits.size(), 7);
       std::memcpy(p + at + 4, op.data(), op.size());
@@ -84,9 +85,10 @@ void AppendOpLines(const std::vector<const std::pair<const std::string, uint64_t
   }
 }
 
-}  // namespace
-
-void AppendGraphStatsText(const GraphStats& g, size_t top_ops, std::string* out) {
+// AppendGraphStatsText of the GraphStats whose scalars are `g`'s and whose
+// maps hold `hist` (`g`'s own maps are not read).
+void AppendStatsText(const GraphStats& g, const StatsHistograms& hist, size_t top_ops,
+                     std::string* out) {
   // Written in place, not through a string a line: a dump of symbolic_trace
   // graphs lists a million module ops, tens of megabytes of report.
   const size_t start = out->size();
@@ -122,9 +124,9 @@ void AppendGraphStatsText(const GraphStats& g, size_t top_ops, std::string* out)
     out->append(" inputs of unknown size)");
   }
   out->push_back('\n');
-  if (!g.dtypes.empty()) {
+  if (!hist.dtypes.empty()) {
     out->append("  dtypes");
-    for (const auto& [dt, n] : g.dtypes) {
+    for (const auto& [dt, n] : hist.dtypes) {
       out->append("  ");
       out->append(dt);
       out->push_back(' ');
@@ -133,9 +135,9 @@ void AppendGraphStatsText(const GraphStats& g, size_t top_ops, std::string* out)
     out->push_back('\n');
   }
   // Most frequent first, then by name, so the eye lands on what dominates.
-  std::vector<const std::pair<const std::string, uint64_t>*> ops;
-  ops.reserve(g.ops.size());
-  for (const auto& op : g.ops) ops.push_back(&op);
+  std::vector<const std::pair<std::string_view, uint64_t>*> ops;
+  ops.reserve(hist.ops.size());
+  for (const auto& op : hist.ops) ops.push_back(&op);
   std::stable_sort(ops.begin(), ops.end(),
                    [](const auto* a, const auto* b) { return a->second > b->second; });
   size_t shown = top_ops == 0 ? ops.size() : std::min(top_ops, ops.size());
@@ -149,6 +151,25 @@ void AppendGraphStatsText(const GraphStats& g, size_t top_ops, std::string* out)
     out->append(" more ops\n");
   }
   MakeTerminalSafeFrom(out, start);
+}
+
+}  // namespace
+
+void AppendGraphStatsText(const GraphStats& g, size_t top_ops, std::string* out) {
+  StatsHistograms hist;
+  hist.ops.assign(g.ops.begin(), g.ops.end());
+  hist.dtypes.assign(g.dtypes.begin(), g.dtypes.end());
+  AppendStatsText(g, hist, top_ops, out);
+}
+
+void AppendGraphStatsText(const Graph& graph, std::string_view source, size_t top_ops,
+                          std::string* out) {
+  // One per thread, graph after graph: its lists keep their room.
+  thread_local StatsHistograms hist;
+  GraphStats s;
+  ComputeStatsParts(graph, &s, &hist);
+  s.source = source;
+  AppendStatsText(s, hist, top_ops, out);
 }
 
 std::string RenderStatsText(const StatsReport& report, size_t top_ops) {

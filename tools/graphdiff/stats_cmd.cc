@@ -16,20 +16,16 @@ namespace graphdiff::cli {
 
 namespace {
 
-// The stats of every graph of `dump`, named as the user named the dump, go
-// to `on_graph` one at a time (AddStats keeps them all; the stats command
-// writes each and drops it); metrics reports and skipped files are few and
-// go into `report`.
-void ForEachGraphStats(const Dump& dump, const std::string& path,
-                       const std::function<void(GraphStats&&)>& on_graph,
-                       StatsReport* report) {
+// Every graph of `dump` goes to `on_graph` one at a time with its source
+// named as the user named the dump (AddStats keeps the stats of each; the
+// stats command writes each and drops it); metrics reports and skipped
+// files are few and go into `report`.
+void ForEachGraph(const Dump& dump, const std::string& path,
+                  const std::function<void(const Graph&, const std::string&)>& on_graph,
+                  StatsReport* report) {
   for (const DumpFile& f : dump.files) {
     std::string source = DisplayPath(path, f.path);
-    for (const Graph& g : f.graphs) {
-      GraphStats s = ComputeStats(g);
-      s.source = source;
-      on_graph(std::move(s));
-    }
+    for (const Graph& g : f.graphs) on_graph(g, source);
     for (const MetricsReport& m : f.metrics) {
       report->metrics.push_back(m);
       report->metrics.back().source = source;
@@ -43,8 +39,14 @@ void ForEachGraphStats(const Dump& dump, const std::string& path,
 }  // namespace
 
 void AddStats(const Dump& dump, const std::string& path, StatsReport* report) {
-  ForEachGraphStats(
-      dump, path, [report](GraphStats&& s) { report->graphs.push_back(std::move(s)); }, report);
+  ForEachGraph(
+      dump, path,
+      [report](const Graph& g, const std::string& source) {
+        GraphStats s = ComputeStats(g);
+        s.source = source;
+        report->graphs.push_back(std::move(s));
+      },
+      report);
 }
 
 namespace {
@@ -58,7 +60,7 @@ struct StatsArgs {
 
 // The text report is handed out when this much of it has piled up.
 constexpr size_t kFlushBytes = size_t{1} << 20;
-// A graph's stats with this many ops (a graph of module calls: an op a
+// A graph's stats for JSON with this many ops (a graph of module calls: an op a
 // node) are kept until exit rather than freed map entry by map entry.
 constexpr size_t kKeepOpsFrom = 1 << 16;
 
@@ -75,16 +77,18 @@ absl::Status WriteStats(const std::vector<Dump>& dumps, const StatsArgs& args,
   StatsReport rest;  // metrics and skipped files, after every graph
   absl::Status st;
   for (size_t i = 0; i < dumps.size() && st.ok(); ++i) {
-    ForEachGraphStats(
+    ForEachGraph(
         dumps[i], args.paths[i],
-        [&](GraphStats&& s) {
+        [&](const Graph& g, const std::string& source) {
           if (!st.ok()) return;
           if (json) {
+            GraphStats s = ComputeStats(g);
+            s.source = source;
             json->AddGraph(s);
+            if (s.ops.size() >= kKeepOpsFrom) KeepUntilExit(std::move(s));
           } else {
-            AppendGraphStatsText(s, args.top, &text);
+            AppendGraphStatsText(g, source, args.top, &text);
           }
-          if (s.ops.size() >= kKeepOpsFrom) KeepUntilExit(std::move(s));
           if (text.size() >= kFlushBytes) {
             st = out->Write(text);
             text.clear();
