@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "graphdiff/stats.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -314,6 +315,37 @@ TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
   EXPECT_EQ(s.ops.at("?"), 4u);  // the empty op and the literal one
   EXPECT_EQ(s.ops.at("aten::add"), 2u);
   EXPECT_EQ(s.dtypes.at("f32"), 2u);
+}
+
+// Op lines: most frequent first, ties by name, for a handful of ops and for
+// more than the short sort takes; long names and sources overflow no
+// buffer.
+TEST(Stats, OpLinesByCountThenName) {
+  for (size_t n : {size_t{5}, size_t{40}}) {
+    GraphStats g;
+    g.source = std::string(700, 's');
+    g.name = std::string(600, 'n');
+    std::vector<std::pair<uint64_t, std::string>> expected;
+    for (size_t i = 0; i < n; ++i) {
+      const std::string op = "op" + std::string(i < 10 ? "0" : "") + std::to_string(i);
+      const uint64_t count = (i * 7) % 4;
+      g.ops[op] = count;
+      expected.emplace_back(count, op);
+    }
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string text;
+    AppendGraphStatsText(g, 0, &text);
+    EXPECT_EQ(text.rfind(g.source + " [" + g.name + "] (ir graph)\n", 0), 0u);
+    size_t at = text.find("  ops:\n");
+    ASSERT_NE(at, std::string::npos);
+    for (const auto& [count, op] : expected) {
+      const size_t line = text.find("    " + op + " ", at);
+      ASSERT_NE(line, std::string::npos) << op;
+      EXPECT_GT(line, at) << op << " out of order among " << n;
+      at = line;
+    }
+  }
 }
 
 // StatsJsonWriter's pieces, however they are handed out, are StatsToJson's

@@ -20,25 +20,60 @@ void AppendUint(uint64_t v, std::string* out) {
   out->append(digits.data(), digits.size());
 }
 
-void AppendBytes(uint64_t b, std::string* out) {
-  if (b < (1ull << 10)) {
-    AppendUint(b, out);
-    out->append(" B");
-    return;
+// A graph's header lines gathered in one buffer and appended to the report
+// at once: a small graph's header is two dozen pieces, and an out-of-line
+// string append a piece was a quarter of writing its text.
+class Pieces {
+ public:
+  explicit Pieces(std::string* out) : out_(out) {}
+  Pieces(const Pieces&) = delete;
+  Pieces& operator=(const Pieces&) = delete;
+  ~Pieces() { Flush(); }
+
+  void Add(std::string_view s) {
+    if (s.size() > sizeof(buf_) - len_) {
+      Flush();
+      if (s.size() > sizeof(buf_)) {
+        out_->append(s);
+        return;
+      }
+    }
+    std::memcpy(buf_ + len_, s.data(), s.size());
+    len_ += s.size();
   }
-  char buf[48];
-  const char* unit = "GiB";
-  double scaled = b / double(1ull << 30);
-  if (b < (1ull << 20)) {
-    unit = "KiB";
-    scaled = b / double(1ull << 10);
-  } else if (b < (1ull << 30)) {
-    unit = "MiB";
-    scaled = b / double(1ull << 20);
+  void AddUint(uint64_t v) {
+    const fmt::format_int digits(v);
+    Add(std::string_view(digits.data(), digits.size()));
   }
-  const auto end = fmt::format_to_n(buf, sizeof(buf), "{:.2f} {}", scaled, unit);
-  out->append(buf, std::min(end.size, sizeof(buf)));
-}
+  void AddBytes(uint64_t b) {
+    if (b < (1ull << 10)) {
+      AddUint(b);
+      Add(" B");
+      return;
+    }
+    char buf[48];
+    const char* unit = "GiB";
+    double scaled = b / double(1ull << 30);
+    if (b < (1ull << 20)) {
+      unit = "KiB";
+      scaled = b / double(1ull << 10);
+    } else if (b < (1ull << 30)) {
+      unit = "MiB";
+      scaled = b / double(1ull << 20);
+    }
+    const auto end = fmt::format_to_n(buf, sizeof(buf), "{:.2f} {}", scaled, unit);
+    Add(std::string_view(buf, std::min(end.size, sizeof(buf))));
+  }
+  void Flush() {
+    out_->append(buf_, len_);
+    len_ = 0;
+  }
+
+ private:
+  std::string* out_;
+  char buf_[512];
+  size_t len_ = 0;
+};
 
 bool IsAscii(std::string_view s) {
   for (char c : s) {
@@ -92,58 +127,73 @@ void AppendStatsText(const GraphStats& g, const StatsHistograms& hist, size_t to
   // Written in place, not through a string a line: a dump of symbolic_trace
   // graphs lists a million module ops, tens of megabytes of report.
   const size_t start = out->size();
-  out->append(g.source);
-  if (!g.name.empty()) {
-    out->append(" [");
-    out->append(g.name);
-    out->push_back(']');
-  }
-  if (g.repeat_count > 1) {
-    out->append(" (x");
-    AppendUint(g.repeat_count, out);
-    out->append(" identical records)");
-  }
-  out->append(" (");
-  out->append(GraphKindName(g.kind));
-  out->append(" graph)\n");
-  const std::pair<std::string_view, uint64_t> counts[] = {
-      {"  nodes ", g.nodes},
-      {"  inputs ", g.inputs},
-      {"  outputs ", g.outputs},
-      {"  constants ", g.constants},
-      {"  multi-output ", g.multi_output_nodes}};
-  for (const auto& [label, count] : counts) {
-    out->append(label);
-    AppendUint(count, out);
-  }
-  out->append("\n  parameter bytes ");
-  AppendBytes(g.parameter_bytes, out);
-  if (g.inputs_unknown_size) {
-    out->append(" (+");
-    AppendUint(g.inputs_unknown_size, out);
-    out->append(" inputs of unknown size)");
-  }
-  out->push_back('\n');
-  if (!hist.dtypes.empty()) {
-    out->append("  dtypes");
-    for (const auto& [dt, n] : hist.dtypes) {
-      out->append("  ");
-      out->append(dt);
-      out->push_back(' ');
-      AppendUint(n, out);
+  {
+    Pieces text(out);
+    text.Add(g.source);
+    if (!g.name.empty()) {
+      text.Add(" [");
+      text.Add(g.name);
+      text.Add("]");
     }
-    out->push_back('\n');
+    if (g.repeat_count > 1) {
+      text.Add(" (x");
+      text.AddUint(g.repeat_count);
+      text.Add(" identical records)");
+    }
+    text.Add(" (");
+    text.Add(GraphKindName(g.kind));
+    text.Add(" graph)\n");
+    const std::pair<std::string_view, uint64_t> counts[] = {
+        {"  nodes ", g.nodes},
+        {"  inputs ", g.inputs},
+        {"  outputs ", g.outputs},
+        {"  constants ", g.constants},
+        {"  multi-output ", g.multi_output_nodes}};
+    for (const auto& [label, count] : counts) {
+      text.Add(label);
+      text.AddUint(count);
+    }
+    text.Add("\n  parameter bytes ");
+    text.AddBytes(g.parameter_bytes);
+    if (g.inputs_unknown_size) {
+      text.Add(" (+");
+      text.AddUint(g.inputs_unknown_size);
+      text.Add(" inputs of unknown size)");
+    }
+    text.Add("\n");
+    if (!hist.dtypes.empty()) {
+      text.Add("  dtypes");
+      for (const auto& [dt, n] : hist.dtypes) {
+        text.Add("  ");
+        text.Add(dt);
+        text.Add(" ");
+        text.AddUint(n);
+      }
+      text.Add("\n");
+    }
+    text.Add("  ops:\n");
   }
   // Most frequent first, then by name, so the eye lands on what dominates.
-  std::vector<const std::pair<std::string_view, uint64_t>*> ops;
-  ops.reserve(hist.ops.size());
+  // One list a thread, graph after graph: its room stays.
+  thread_local std::vector<const std::pair<std::string_view, uint64_t>*> ops;
+  ops.clear();
   for (const auto& op : hist.ops) ops.push_back(&op);
-  std::stable_sort(ops.begin(), ops.end(),
-                   [](const auto* a, const auto* b) { return a->second > b->second; });
+  if (ops.size() <= 32) {
+    // A small graph's handful of ops: an insertion sort (stable: an entry
+    // moves only past smaller counts) without stable_sort's buffer.
+    for (size_t i = 1; i < ops.size(); ++i) {
+      const auto* x = ops[i];
+      size_t j = i;
+      for (; j > 0 && ops[j - 1]->second < x->second; --j) ops[j] = ops[j - 1];
+      ops[j] = x;
+    }
+  } else {
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const auto* a, const auto* b) { return a->second > b->second; });
+  }
   size_t shown = top_ops == 0 ? ops.size() : std::min(top_ops, ops.size());
   size_t width = 0;
   for (size_t i = 0; i < shown; ++i) width = std::max(width, ops[i]->first.size());
-  out->append("  ops:\n");
   AppendOpLines(ops, shown, width, out);
   if (shown < ops.size()) {
     out->append("    ... ");
