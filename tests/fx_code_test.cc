@@ -623,5 +623,34 @@ TEST(FxCodeTest, AGraphParsesTheSameAfterAnyOther) {
   }
 }
 
+// A name or literal argument before `,` or the close takes a short path to
+// its atom. At the nesting limit it must fail as any other argument there:
+// `y` (the short path) and `y.z` (the full descent) hit the limit at the
+// same depth of unary minus, with the same message, and parse alike below it.
+TEST(FxCode, ShortArgumentsKeepTheNestingLimit) {
+  size_t first_failure[2] = {0, 0};
+  const char* args[2] = {"y", "y.z"};
+  for (int k = 0; k < 2; ++k) {
+    for (size_t depth = 480; depth <= 510; ++depth) {
+      std::string minus;
+      for (size_t i = 0; i < depth; ++i) minus += "- ";
+      const std::string text = std::string("def forward(self, x, y):\n") +
+                               "    a = torch.ops.aten.foo.default(x, " + minus + "(" +
+                               args[k] + ", 1))\n    return (a,)\n";
+      absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "t.py", {}, nullptr);
+      if (!gs.ok()) {
+        EXPECT_NE(std::string(gs.status().message()).find("nested too deeply"), std::string::npos)
+            << gs.status();
+        if (first_failure[k] == 0) first_failure[k] = depth;
+      } else {
+        EXPECT_EQ(first_failure[k], 0u) << args[k] << " parsed at " << depth
+                                        << " after failing at " << first_failure[k];
+      }
+    }
+  }
+  EXPECT_NE(first_failure[0], 0u);
+  EXPECT_EQ(first_failure[0], first_failure[1]);
+}
+
 }  // namespace
 }  // namespace graphdiff

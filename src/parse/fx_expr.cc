@@ -378,14 +378,17 @@ uint32_t FxExprParser::AtomExpr() {
   int trailers = 0;
   while (e != kFxNone) {
     if (++trailers > kMaxRecursion) return Fail("expression nested too deeply");
-    if (IsOp(".")) {
+    // Which trailer, asked of the token once.
+    const FxToken& t = toks_[pos_];
+    const char c = t.kind == FxTok::kOp && t.text.size() == 1 ? t.text[0] : '\0';
+    if (c == '.') {
       ++pos_;
       if (toks_[pos_].kind != FxTok::kName) return Fail("expected a name after '.'");
       std::string_view name = toks_[pos_++].text;
       uint32_t attr = Add(FxExprKind::kAttribute, first, name);
       arena_[attr].a = e;
       e = attr;
-    } else if (IsOp("(")) {
+    } else if (c == '(') {
       ++pos_;
       uint32_t args = kFxNone;
       bool comma = false;
@@ -394,7 +397,7 @@ uint32_t FxExprParser::AtomExpr() {
       arena_[call].a = e;
       arena_[call].b = args;
       e = call;
-    } else if (IsOp("[")) {
+    } else if (c == '[') {
       ++pos_;
       const uint32_t index_first = static_cast<uint32_t>(pos_);
       uint32_t index = Subscript();
@@ -470,8 +473,17 @@ bool FxExprParser::ParseSequence(char close, uint32_t* first_child,
   };
   while (!IsOp(close_text)) {
     const uint32_t first = static_cast<uint32_t>(pos_);
+    const FxToken& t = toks_[pos_];
+    const FxToken& next = toks_[pos_ + 1];
     uint32_t e;
-    if (IsOp("*") || IsOp("**")) {
+    if (t.kind != FxTok::kOp && depth_ < kMaxRecursion && StartsPrimary(t) &&
+        (IsOpTok(next, ",") || IsOpTok(next, close_text))) {
+      // One name or literal before `,` or the close (most arguments): the
+      // Atom that Argument's NumberList and Test would come to, and fail
+      // in, without their calls. Below the depth limit, as Test asks.
+      e = Atom();
+      if (e == kFxNone) return false;
+    } else if (IsOp("*") || IsOp("**")) {
       std::string_view star = toks_[pos_++].text;
       uint32_t x = Test();
       if (x == kFxNone) return false;

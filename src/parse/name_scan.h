@@ -18,10 +18,20 @@
 
 namespace graphdiff {
 
-inline bool IsAsciiNameByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_';
-}
+// Name bytes by table: the bytes of a name's last sixteen are classified
+// one at a time, and four range tests a byte cost twice a table's load.
+struct NameByteTable {
+  bool of[256] = {};
+  constexpr NameByteTable() {
+    for (int c = 'a'; c <= 'z'; ++c) of[c] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) of[c] = true;
+    for (int c = '0'; c <= '9'; ++c) of[c] = true;
+    of[static_cast<unsigned char>('_')] = true;
+  }
+};
+inline constexpr NameByteTable kNameBytes;
+
+inline bool IsAsciiNameByte(unsigned char c) { return kNameBytes.of[c]; }
 
 // The first index in [i, n) of p whose byte is not a name byte, or n. Reads
 // no byte at or past p + n.

@@ -36,8 +36,24 @@ inline uint64_t HashName(std::string_view s) {
     h = (h ^ w) * 0xff51afd7ed558ccdull;
     h ^= h >> 32;
   }
+  // The last bytes in fixed-size loads, overlapping what was read (a
+  // memcpy of variable length is a library call, a name a lookup): equal
+  // names still hash equal, and the length is in `h`.
+  const char* p = s.data();
+  const size_t n = s.size();
   uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
+  if (n >= 8) {
+    std::memcpy(&tail, p + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    tail = uint64_t{lo} | uint64_t{hi} << 32;
+  } else if (n > 0) {
+    tail = uint64_t{static_cast<unsigned char>(p[0])} |
+           uint64_t{static_cast<unsigned char>(p[n / 2])} << 8 |
+           uint64_t{static_cast<unsigned char>(p[n - 1])} << 16;
+  }
   h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
   return h ^ (h >> 29);
 }
