@@ -12,6 +12,42 @@
 namespace graphdiff {
 namespace {
 
+// HashName reads a name's last bytes in fixed-size loads; the value must be
+// the one a byte-exact tail gives, so that the last characters, where FX
+// names differ (`primals_1`, `primals_2`), land in the low bits the
+// multiply spreads into the slot bits. A tail read into the high bits
+// hashed a graph's names to a few slots (its lookups 3x slower).
+TEST(NameTable, HashTakesTheTailInTheLowBits) {
+  auto reference = [](std::string_view s) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      uint64_t w = 0;
+      for (size_t k = 0; k < 8; ++k) w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+      h = (h ^ w) * 0xff51afd7ed558ccdull;
+      h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    for (size_t k = 0; i + k < s.size(); ++k) {
+      tail |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+    }
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+  };
+  const std::string text = "convolution_backward_\xff\x80primals_123456789_getitem_x";
+  for (size_t from = 0; from < 8; ++from) {
+    for (size_t n = 0; from + n <= text.size(); ++n) {
+      const std::string_view s = std::string_view(text).substr(from, n);
+      EXPECT_EQ(HashName(s), reference(s)) << "'" << s << "'";
+    }
+  }
+  // A graph's names, which differ in their last characters, spread over the
+  // slots (4,096 of them) about as random keys would (887 expected).
+  std::map<uint64_t, int> slots;
+  for (int k = 0; k < 1000; ++k) ++slots[(HashName("primals_" + std::to_string(k)) >> 32) & 4095];
+  EXPECT_GE(slots.size(), 800u);
+}
+
 TEST(NameTable, FindsWhatWasSetAndNothingElse) {
   NameTable t;
   EXPECT_EQ(t.Find("x"), nullptr);  // empty table
