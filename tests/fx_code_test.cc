@@ -652,5 +652,37 @@ TEST(FxCode, ShortArgumentsKeepTheNestingLimit) {
   EXPECT_EQ(first_failure[0], first_failure[1]);
 }
 
+// Literal arguments, keyword names and frames are interned through a small
+// cache of recent ids, kept from graph to graph of one dump: with more
+// distinct literals than it has slots, and the same ones again in a later
+// graph, every attribute still reads its own text.
+TEST(FxCode, RecentLiteralsKeepTheirOwnText) {
+  std::string text;
+  for (int graph = 0; graph < 3; ++graph) {
+    text += "def forward(self, x):\n";
+    for (int i = 0; i < 1500; ++i) {
+      const int v = graph == 1 ? 1499 - i : i;  // the second graph in reverse
+      text += "    # File: m.py:" + std::to_string(v % 7) + " in forward\n";
+      text += "    a" + std::to_string(i) + " = torch.ops.aten.add.Tensor(x, " +
+              std::to_string(v) + ", alpha" + std::to_string(v % 3) + " = [" +
+              std::to_string(v) + ", 1])\n";
+    }
+    text += "    return (a0,)\n";
+  }
+  std::vector<Graph> gs = ParseOk(text);
+  ASSERT_EQ(gs.size(), 3u);
+  for (int graph = 0; graph < 3; ++graph) {
+    const Graph& g = gs[graph];
+    for (int i = 0; i < 1500; ++i) {
+      const int v = graph == 1 ? 1499 - i : i;
+      const Node* n = Find(g, "a" + std::to_string(i));
+      ASSERT_NE(n, nullptr) << graph << " " << i;
+      EXPECT_EQ(g.attr(*n, "arg1"), std::to_string(v));
+      EXPECT_EQ(g.attr(*n, "alpha" + std::to_string(v % 3)), "[" + std::to_string(v) + ", 1]");
+      EXPECT_EQ(g.str(n->frame), "m.py:" + std::to_string(v % 7) + " in forward");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff

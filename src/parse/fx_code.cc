@@ -158,6 +158,13 @@ class FxBuilder {
   static constexpr size_t kMaxCalleeOps = 65536;
   // A placeholder's op, raw op and overload, once interned (op id not 0).
   std::array<StrId, 3> placeholder_op_{};
+  // Ids of texts interned again and again (literal arguments such as `1`,
+  // `False`, `[1, 1]`; keyword names; frames), by their hash: one slot
+  // each, checked against the pool's text. They stay from graph to graph
+  // of one dump, as callee_ops_ do (see FxScratch). An Intern a literal was
+  // a twentieth of parsing a dump of FX graphs.
+  std::array<StrId, 512> recent_ids_{};
+  StrId InternRecent(std::string_view text);
   // A node annotation as written (`f32[8, 64]`, `"f32[8, 64]"`) -> the
   // range of one type that nodes annotated so share; the set holds those
   // ranges' starts, which must be copied before they change.
@@ -276,6 +283,15 @@ uint32_t FxBuilder::NewPlaceholder(std::string_view name, uint32_t line) {
   const Node& node = g_->nodes[n];
   placeholder_op_ = {node.op, node.raw_op, node.overload};
   return n;
+}
+
+StrId FxBuilder::InternRecent(std::string_view text) {
+  StrId& slot = recent_ids_[(HashName(text) >> 32) & (recent_ids_.size() - 1)];
+  // The id is checked against the pool's size too: a scratch used with a
+  // pool it did not fill reads no text out of range, it only misses.
+  if (slot.id != 0 && slot.id < g_->strings.size() && g_->str(slot) == text) return slot;
+  slot = g_->intern(text);
+  return slot;
 }
 
 // The source text of tokens [first, last) when they sit on one line (the
@@ -532,7 +548,7 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
     return absl::OkStatus();
   }
   if (x.last == x.first + 1) {  // one literal token: no rendering needed
-    g_->nodes[node].attrs.push_back(Attr{key, g_->intern(toks_[x.first].text)});
+    g_->nodes[node].attrs.push_back(Attr{key, InternRecent(toks_[x.first].text)});
     return absl::OkStatus();
   }
   refs_.clear();
@@ -540,7 +556,7 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
   if (!s.ok()) return s;
   scratch_.clear();
   Render(x.first, x.last, &scratch_);
-  g_->nodes[node].attrs.push_back(Attr{key, g_->intern(scratch_)});
+  g_->nodes[node].attrs.push_back(Attr{key, InternRecent(scratch_)});
   return absl::OkStatus();
 }
 
@@ -732,7 +748,7 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
         if (t.substr(0, 8) == "# File: ") {
           t.remove_prefix(8);
           while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
-          frame_ = g_->intern(t);
+          frame_ = InternRecent(t);
         } else if (t.substr(0, 21) == "# No stacktrace found") {
           frame_ = StrId{};
         }
@@ -1263,7 +1279,7 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
   for (uint32_t a = call.b; a != kFxNone; a = arena_[a].next) {
     const FxExpr& arg = arena_[a];
     absl::Status s = arg.kind == FxExprKind::kKeyword
-                         ? AddArg(n, arg.a, g_->intern(arg.text))
+                         ? AddArg(n, arg.a, InternRecent(arg.text))
                          : AddArg(n, a, ArgKey(arg_index++));
     if (!s.ok()) return s;
   }
