@@ -684,5 +684,33 @@ TEST(FxCode, RecentLiteralsKeepTheirOwnText) {
   }
 }
 
+// A graph longer than the lines the parse keeps ahead: its body is counted
+// past them, the lines behind the parse are dropped as it goes, and what it
+// reports at the end (an undefined name, with its line and caret) is as for
+// a small graph; without the error it parses every node.
+TEST(FxCode, LongGraphDropsLinesBehindItsParse) {
+  const int nodes = 40000;
+  std::string body;
+  for (int i = 0; i < nodes; ++i) {
+    body += "    # File: m.py:" + std::to_string(i) + " in forward\n";
+    body += "    a" + std::to_string(i) + " = torch.ops.aten.relu.default(" +
+            (i == 0 ? std::string("x") : "a" + std::to_string(i - 1)) + ")\n\n";
+  }
+  const std::string head = "def forward(self, x):\n";
+  Graph g = ParseOne(head + body + "    return (a" + std::to_string(nodes - 1) + ",)\n");
+  EXPECT_EQ(g.nodes.size(), static_cast<size_t>(nodes) + 1);
+  ASSERT_EQ(g.outputs.size(), 1u);
+  EXPECT_EQ(g.str(g.nodes[g.outputs[0].node].name), "a" + std::to_string(nodes - 1));
+  absl::StatusOr<std::vector<Graph>> bad =
+      ParseFxCode(head + body + "    b = torch.ops.aten.add.Tensor(a7, zz)\n    return (b,)\n",
+                  "t.py");
+  ASSERT_FALSE(bad.ok());
+  const std::string message(bad.status().message());
+  const int bad_line = 1 + 3 * nodes + 1;
+  EXPECT_NE(message.find("t.py:" + std::to_string(bad_line) + ":"), std::string::npos) << message;
+  EXPECT_NE(message.find("undefined name 'zz'"), std::string::npos) << message;
+  EXPECT_NE(message.find("b = torch.ops.aten.add.Tensor(a7, zz)"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace graphdiff

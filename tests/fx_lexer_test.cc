@@ -347,5 +347,54 @@ TEST(FxExprTest, NumberListArgumentsSpanWhatTheFullParseSpans) {
   }
 }
 
+// ForEachFrom gives the lines operator[] gives (number, text, prefix,
+// indent, blank), past the lines it keeps too, from any start, whether or
+// not lines were split further ahead before, and stops when asked.
+TEST(FxLexerTest, ForEachFromGivesTheSplitLines) {
+  std::string text;
+  const size_t n = FxLines::kKeptAhead * 2 + 500;
+  for (size_t k = 0; k < n; ++k) {
+    switch (k % 5) {
+      case 0: text += "    a" + std::to_string(k) + " = f(x)\n"; break;
+      case 1: text += "\t\tb = g(y)\r\n"; break;
+      case 2: text += "   \f \n"; break;
+      case 3: text += "[2024-04-30 17:13:04,191] [0/0] torch._dynamo.output_graph.__graph_code: "
+                      "[DEBUG]         c = h(z)\n"; break;
+      default: text += "\n"; break;
+    }
+  }
+  text += "last";
+  FxLines reference(text, 7);
+  ASSERT_TRUE(reference.Has(n));
+  auto same = [&](const FxLine& a, size_t k) {
+    const FxLine& b = reference[k];
+    return a.text == b.text && a.number == b.number && a.prefix_len == b.prefix_len &&
+           a.indent == b.indent && a.blank == b.blank && a.full() == b.full();
+  };
+  for (size_t split_first : {size_t{0}, size_t{5}, FxLines::kKeptAhead + 40}) {
+    for (size_t from : {size_t{0}, size_t{3}, size_t{1000}}) {
+      FxLines lines(text, 7);
+      if (split_first > 0) {
+        ASSERT_TRUE(lines.Has(from + split_first));
+      }
+      size_t k = from;
+      bool all_same = true;
+      lines.ForEachFrom(from, [&](const FxLine& l) {
+        all_same = all_same && same(l, k);
+        ++k;
+        return true;
+      });
+      EXPECT_TRUE(all_same) << "from " << from << ", split " << split_first;
+      EXPECT_EQ(k, n + 1) << "from " << from << ", split " << split_first;
+      // Lines past those kept are not kept.
+      EXPECT_LE(lines.end(), std::max(from + split_first, from + FxLines::kKeptAhead) + 1);
+      // Stopping early.
+      size_t seen = 0;
+      lines.ForEachFrom(from, [&](const FxLine&) { return ++seen < FxLines::kKeptAhead + 7; });
+      EXPECT_EQ(seen, FxLines::kKeptAhead + 7);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff

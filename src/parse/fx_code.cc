@@ -75,7 +75,7 @@ struct FxPendingType {
 
 class FxBuilder {
  public:
-  FxBuilder(const FxLines& lines, const FxParseContext& ctx)
+  FxBuilder(FxLines& lines, const FxParseContext& ctx)
       : lines_(lines), ctx_(ctx), lexer_(lines) {}
 
   // Whether this builder reads `lines` for `ctx`.
@@ -144,7 +144,7 @@ class FxBuilder {
     return true;
   }
 
-  const FxLines& lines_;
+  FxLines& lines_;
   const FxParseContext& ctx_;
   Graph* g_ = nullptr;
   FxLexer lexer_;
@@ -156,6 +156,7 @@ class FxBuilder {
   // Interned op, raw op and overload of a function callee, by its text.
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
   static constexpr size_t kMaxCalleeOps = 65536;
+  static constexpr size_t kDropLinesEvery = 4096;
   // A placeholder's op, raw op and overload, once interned (op id not 0).
   std::array<StrId, 3> placeholder_op_{};
   // Ids of texts interned again and again (literal arguments such as `1`,
@@ -703,15 +704,15 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   // and giving that room back moved every node once more into fresh pages.
   size_t body_lines = 0;
   size_t projections = 0;
-  for (size_t j = def_index + 1; lines_.Has(j); ++j) {
-    const FxLine& l = lines_[j];
-    if (l.blank) continue;
-    if (l.indent <= def_indent_) break;
+  lines_.ForEachFrom(def_index + 1, [&](const FxLine& l) {
+    if (l.blank) return true;
+    if (l.indent <= def_indent_) return false;
     const std::string_view code = l.text.substr(l.indent);
-    if (code[0] == '#') continue;
+    if (code[0] == '#') return true;
     ++body_lines;
     projections += FxIsProjection(code);
-  }
+    return true;
+  });
   g_->nodes.reserve(std::min(body_lines - projections + params_.size(),
                             ctx_.options->max_nodes_per_graph));
   intern_names_ = body_lines <= kInternNamesUpTo;
@@ -721,6 +722,12 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   if (target_key_.id == 0) target_key_ = g_->intern("target");
   FxLexError lex;
   while (!lexer_.done()) {
+    // The lines behind the parse go, a batch at a time: nothing asks for
+    // them again (tokens and errors are of the statement at hand), and a
+    // graph of 10^6 nodes held 1.8 million of them.
+    if (lexer_.line_index() - lines_.begin() >= kDropLinesEvery) {
+      lines_.DropBefore(lexer_.line_index());
+    }
     const FxLine& line = lines_[lexer_.line_index()];
     if (line.blank) {
       lexer_.set_line_index(lexer_.line_index() + 1);
@@ -1381,7 +1388,7 @@ struct FxScratch::Rep {
 FxScratch::FxScratch() : rep_(std::make_unique<Rep>()) {}
 FxScratch::~FxScratch() = default;
 
-absl::Status ParseFxDefinition(const FxLines& lines, size_t def_index,
+absl::Status ParseFxDefinition(FxLines& lines, size_t def_index,
                                const FxParseContext& context, Graph* graph,
                                size_t* next_line, FxScratch* scratch) {
   graph->kind = GraphKind::kFx;

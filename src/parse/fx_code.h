@@ -47,8 +47,9 @@ class FxScratch {
 // Parses the definition whose `def` line is `lines[def_index]` and its body
 // (the following lines indented deeper than the `def`) into `graph`: nodes,
 // inputs, outputs, and source lines. The caller sets name and file.
-// `*next_line` receives the index of the first line after the body.
-absl::Status ParseFxDefinition(const FxLines& lines, size_t def_index,
+// `*next_line` receives the index of the first line after the body. Lines
+// of the body the parse has passed may be dropped (FxLines::DropBefore).
+absl::Status ParseFxDefinition(FxLines& lines, size_t def_index,
                                const FxParseContext& context, Graph* graph,
                                size_t* next_line, FxScratch* scratch);
 

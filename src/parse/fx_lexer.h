@@ -89,11 +89,43 @@ class FxLines {
   const FxLine& operator[](size_t i) const { return lines_[i - base_]; }
   // One past the last line split so far (all of them once Has failed).
   size_t end() const { return base_ + lines_.size(); }
+  // The first line not dropped.
+  size_t begin() const { return base_; }
   // Lines before i will not be asked for again.
   void DropBefore(size_t i);
 
+  // Calls f(const FxLine&) for line i and each line after it, in order,
+  // until f returns false or the text ends. The first kKeptAhead lines from
+  // i are split and kept, as operator[] gives them; lines past those are
+  // made one at a time and not kept. A graph's body is counted before it
+  // is parsed, and keeping all its lines for that held 32 bytes a line of
+  // fresh memory for the whole parse (59 MB for a graph of 10^6 nodes),
+  // while the parse drops the lines behind it.
+  template <typename F>
+  void ForEachFrom(size_t i, F f) const {
+    const size_t kept_end = i + kKeptAhead;
+    size_t j = i;
+    for (; j < kept_end && Has(j); ++j) {
+      if (!f((*this)[j])) return;
+    }
+    if (j < kept_end) return;  // the text ended
+    for (; j < end(); ++j) {    // split before, further ahead
+      if (!f((*this)[j])) return;
+    }
+    LineReader ahead = reader_;  // at end()
+    std::string_view text;
+    FxLine line;
+    while (ahead.Next(&text)) {
+      Fill(text, ahead.line_number(), &line);
+      if (!f(line)) return;
+    }
+  }
+  static constexpr size_t kKeptAhead = 16384;
+
  private:
   bool SplitTo(size_t i) const;
+  // `line` (one physical line) numbered `number`, prefix split off.
+  static void Fill(std::string_view text, uint32_t number, FxLine* line);
 
   // Splitting is not a change anyone sees: the lines are the text's.
   mutable LineReader reader_;

@@ -84,21 +84,24 @@ FxLines::FxLines(std::string_view text, uint32_t first_line)
   lines_.reserve(text.size() / 48 + 1);
 }
 
+void FxLines::Fill(std::string_view line, uint32_t number, FxLine* l) {
+  l->number = number;
+  l->prefix_len = static_cast<uint32_t>(
+      (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
+          ? FxLogPrefixLength(line)
+          : 0);
+  l->text = line.substr(l->prefix_len);
+  l->indent = FxIndent(l->text);
+  // Past the indent (spaces and tabs) only a form feed may still be blank.
+  l->blank = l->indent == l->text.size() ||
+             (l->text[l->indent] == '\f' && FxIsBlank(l->text.substr(l->indent)));
+}
+
 bool FxLines::SplitTo(size_t i) const {
   std::string_view line;
   while (end() <= i) {
     if (!reader_.Next(&line)) return false;
-    FxLine& l = lines_.emplace_back();  // in place: see fx_lexer.cc
-    l.number = reader_.line_number();
-    l.prefix_len = static_cast<uint32_t>(
-        (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
-            ? FxLogPrefixLength(line)
-            : 0);
-    l.text = line.substr(l.prefix_len);
-    l.indent = FxIndent(l.text);
-    // Past the indent (spaces and tabs) only a form feed may still be blank.
-    l.blank = l.indent == l.text.size() ||
-              (l.text[l.indent] == '\f' && FxIsBlank(l.text.substr(l.indent)));
+    Fill(line, reader_.line_number(), &lines_.emplace_back());  // in place: see fx_lexer.cc
   }
   return true;
 }
