@@ -124,7 +124,8 @@ class FxLines {
 
  private:
   bool SplitTo(size_t i) const;
-  // `line` (one physical line) numbered `number`, prefix split off.
+  // `*line` for `text`, one physical line numbered `number`: its log prefix
+  // split off, its indent counted, whether it is blank.
   static void Fill(std::string_view text, uint32_t number, FxLine* line);
 
   // Splitting is not a change anyone sees: the lines are the text's.

@@ -84,17 +84,18 @@ FxLines::FxLines(std::string_view text, uint32_t first_line)
   lines_.reserve(text.size() / 48 + 1);
 }
 
-void FxLines::Fill(std::string_view line, uint32_t number, FxLine* l) {
-  l->number = number;
-  l->prefix_len = static_cast<uint32_t>(
-      (!line.empty() && (line[0] == '[' || (line[0] >= 'A' && line[0] <= 'Z')))
-          ? FxLogPrefixLength(line)
+void FxLines::Fill(std::string_view text, uint32_t number, FxLine* line) {
+  line->number = number;
+  line->prefix_len = static_cast<uint32_t>(
+      (!text.empty() && (text[0] == '[' || (text[0] >= 'A' && text[0] <= 'Z')))
+          ? FxLogPrefixLength(text)
           : 0);
-  l->text = line.substr(l->prefix_len);
-  l->indent = FxIndent(l->text);
+  line->text = text.substr(line->prefix_len);
+  line->indent = FxIndent(line->text);
   // Past the indent (spaces and tabs) only a form feed may still be blank.
-  l->blank = l->indent == l->text.size() ||
-             (l->text[l->indent] == '\f' && FxIsBlank(l->text.substr(l->indent)));
+  line->blank = line->indent == line->text.size() ||
+                (line->text[line->indent] == '\f' &&
+                 FxIsBlank(line->text.substr(line->indent)));
 }
 
 bool FxLines::SplitTo(size_t i) const {
