@@ -4,13 +4,49 @@
 // id, so a copied graph's nodes still name the same strings.
 #include "graphdiff/strings.h"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtest/gtest.h"
 
 namespace graphdiff {
 namespace {
+
+// StringViewHash reads a string's tail in fixed-size loads (TailBytes); its
+// value is the one a byte-by-byte tail gives, at every offset and length.
+TEST(StringViewHash, TailLoadsGiveTheByteTailsValue) {
+  auto reference = [](std::string_view s) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.size();
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+      uint64_t w = 0;
+      for (size_t k = 0; k < 8; ++k) w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+      h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+      h ^= h >> 31;
+    }
+    if (i < s.size()) {
+      uint64_t w = 0;
+      for (size_t k = 0; i + k < s.size(); ++k) {
+        w |= uint64_t{static_cast<unsigned char>(s[i + k])} << (8 * k);
+      }
+      h = (h ^ w) * 0x94d049bb133111ebULL;
+      h ^= h >> 29;
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ULL;
+    h ^= h >> 32;
+    return static_cast<size_t>(h);
+  };
+  const std::string text = "aten::convolution_backward.default\xff\x80 f32[8, 4][4, 1]cpu";
+  for (size_t from = 0; from < 8; ++from) {
+    for (size_t n = 0; from + n <= text.size(); ++n) {
+      const std::string_view s = std::string_view(text).substr(from, n);
+      EXPECT_EQ(StringViewHash()(s), reference(s)) << "'" << s << "'";
+    }
+  }
+}
 
 TEST(StringPool, InternDedupsAndAddDoesNot) {
   StringPool pool;

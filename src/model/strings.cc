@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "util/tag_slots.h"
+#include "util/tail_bytes.h"
 
 namespace graphdiff {
 namespace {
@@ -146,10 +147,7 @@ size_t StringViewHash::operator()(std::string_view s) const noexcept {
     n -= 8;
   }
   if (n > 0) {
-    // The tail byte by byte, little-endian as a memcpy into `w` would put
-    // it: a memcpy of variable length is a library call.
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; ++i) w |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    const uint64_t w = TailBytes(s.data(), s.size(), n);
     h = (h ^ w) * 0x94d049bb133111ebULL;
     h ^= h >> 29;
   }

@@ -12,23 +12,6 @@ namespace {
 // also bounds the recursion of the expression parser.
 constexpr size_t kMaxDepth = 200;
 
-// Byte classes by table lookup: the tokenizer asks for every byte of a
-// dump, and chains of range compares were a measurable share of parsing.
-enum : uint8_t { kNameStart = 1, kDigit = 2 };
-struct ByteClasses {
-  uint8_t of[256] = {};
-  constexpr ByteClasses() {
-    for (int c = 'a'; c <= 'z'; ++c) of[c] = kNameStart;
-    for (int c = 'A'; c <= 'Z'; ++c) of[c] = kNameStart;
-    of[static_cast<unsigned char>('_')] = kNameStart;
-    for (int c = '0'; c <= '9'; ++c) of[c] = kDigit;
-  }
-};
-constexpr ByteClasses kClasses;
-
-bool IsNameStart(unsigned char c) { return kClasses.of[c] & kNameStart; }
-bool IsDigit(unsigned char c) { return kClasses.of[c] & kDigit; }
-
 char OpenerOf(char close) {
   return close == ')' ? '(' : close == ']' ? '[' : '{';
 }
@@ -68,16 +51,16 @@ size_t NumberLength(std::string_view s) {
                                       s[1] == 'B' || s[1] == 'o' || s[1] == 'O')) {
     return NameEnd(s.data(), 2, s.size());
   }
-  while (i < s.size() && (IsDigit(s[i]) || s[i] == '_')) ++i;
+  while (i < s.size() && (IsDigitByte(s[i]) || s[i] == '_')) ++i;
   if (i < s.size() && s[i] == '.') {
     ++i;
-    while (i < s.size() && (IsDigit(s[i]) || s[i] == '_')) ++i;
+    while (i < s.size() && (IsDigitByte(s[i]) || s[i] == '_')) ++i;
   }
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     size_t j = i + 1;
     if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
-    if (j < s.size() && IsDigit(s[j])) {
-      while (j < s.size() && IsDigit(s[j])) ++j;
+    if (j < s.size() && IsDigitByte(s[j])) {
+      while (j < s.size() && IsDigitByte(s[j])) ++j;
       i = j;
     }
   }
@@ -143,7 +126,7 @@ bool FreesNamesToEnd(const char* p, size_t n) {
   size_t targets = 0;
   for (;;) {
     blanks();
-    if (i >= n || !IsNameStart(static_cast<unsigned char>(p[i]))) return false;
+    if (i >= n || !IsNameStartByte(static_cast<unsigned char>(p[i]))) return false;
     const size_t begin = i;
     i = NameEnd(p, i + 1, n);
     const std::string_view name(p + begin, i - begin);
@@ -204,7 +187,7 @@ bool FxIsProjection(std::string_view code) {
   i = name_end(value);
   if (i == value || i >= n || code[i] != '[') return false;
   const size_t digits = ++i;
-  while (i < n && IsDigit(static_cast<unsigned char>(code[i]))) ++i;
+  while (i < n && IsDigitByte(static_cast<unsigned char>(code[i]))) ++i;
   if (i == digits || i >= n || code[i] != ']') return false;
   ++i;
   while (i < n && code[i] == ' ') ++i;
@@ -252,7 +235,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
     const size_t n = s.size();
     while (i < n) {
       const unsigned char c = static_cast<unsigned char>(p[i]);
-      if (IsNameStart(c)) {
+      if (IsNameStartByte(c)) {
         // Names are most tokens: scanned first, without the checks below.
         const size_t j = NameEnd(p, i + 1, n);
         if (j < n && (p[j] == '\'' || p[j] == '"') && j - i <= 2) goto general;
@@ -284,7 +267,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
             punct = true;
             break;
           case '.':
-            punct = IsNameStart(static_cast<unsigned char>(next));
+            punct = IsNameStartByte(static_cast<unsigned char>(next));
             break;
           case '=':
             punct = next != '=';
@@ -337,7 +320,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         break;
       }
       size_t len = 0;
-      if (IsNameStart(c)) {
+      if (IsNameStartByte(c)) {
         len = NameEnd(p, i + 1, n) - i;
         // String prefixes: r'..', b"..", f'..', rb'..'.
         if (i + len < s.size() && (s[i + len] == '\'' || s[i + len] == '"') &&
@@ -351,7 +334,7 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         }
         std::string_view name = s.substr(i, len);
         kind = (name == "inf" || name == "nan") ? FxTok::kNumber : FxTok::kName;
-      } else if (IsDigit(c) || (c == '.' && i + 1 < s.size() && IsDigit(s[i + 1]))) {
+      } else if (IsDigitByte(c) || (c == '.' && i + 1 < s.size() && IsDigitByte(s[i + 1]))) {
         kind = FxTok::kNumber;
         len = NumberLength(s.substr(i));
       } else if (c == '\'' || c == '"') {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "graphdiff/graph.h"
+#include "util/tail_bytes.h"
 #include "graphdiff/huge_page_allocator.h"
 #include "util/tag_slots.h"
 
@@ -36,29 +37,7 @@ inline uint64_t HashName(std::string_view s) {
     h = (h ^ w) * 0xff51afd7ed558ccdull;
     h ^= h >> 32;
   }
-  // The last n % 8 bytes, little-endian in the low bits (the value a
-  // memcpy of them into a zeroed word gives), read in fixed-size loads that
-  // overlap what was read: a memcpy of variable length is a library call,
-  // once a name looked up. They must land in the low bits: the multiply
-  // below carries a byte only upwards, and the table's slot comes from the
-  // bits above 32.
-  const char* p = s.data();
-  const size_t n = s.size();
-  const size_t r = n - i;
-  uint64_t tail = 0;
-  if (r > 0 && n >= 8) {
-    std::memcpy(&tail, p + n - 8, 8);
-    tail >>= 8 * (8 - r);
-  } else if (r >= 4) {
-    uint32_t lo, hi;
-    std::memcpy(&lo, p, 4);
-    std::memcpy(&hi, p + n - 4, 4);
-    tail = uint64_t{lo} | (uint64_t{hi} >> (8 * (8 - r))) << 32;
-  } else {
-    for (size_t k = 0; k < r; ++k) {
-      tail |= uint64_t{static_cast<unsigned char>(p[k])} << (8 * k);
-    }
-  }
+  const uint64_t tail = TailBytes(s.data(), s.size(), s.size() - i);
   h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
   return h ^ (h >> 29);
 }
