@@ -15,14 +15,10 @@
 namespace graphdiff {
 namespace {
 
-void AppendUint(uint64_t v, std::string* out) {
-  const fmt::format_int digits(v);
-  out->append(digits.data(), digits.size());
-}
-
-// A graph's header lines gathered in one buffer and appended to the report
-// at once: a small graph's header is two dozen pieces, and an out-of-line
-// string append a piece was a quarter of writing its text.
+// Lines gathered in one buffer and appended to the report at once (a
+// graph's header, the count of ops a cap left out): a small graph's header
+// is two dozen pieces, and an out-of-line string append a piece was a
+// quarter of writing its text.
 class Pieces {
  public:
   explicit Pieces(std::string* out) : out_(out) {}
@@ -196,9 +192,10 @@ void AppendStatsText(const GraphStats& g, const StatsHistograms& hist, size_t to
   for (size_t i = 0; i < shown; ++i) width = std::max(width, ops[i]->first.size());
   AppendOpLines(ops, shown, width, out);
   if (shown < ops.size()) {
-    out->append("    ... ");
-    AppendUint(ops.size() - shown, out);
-    out->append(" more ops\n");
+    Pieces text(out);
+    text.Add("    ... ");
+    text.AddUint(ops.size() - shown);
+    text.Add(" more ops\n");
   }
   MakeTerminalSafeFrom(out, start);
 }
