@@ -64,7 +64,6 @@ void SortAndMerge(std::vector<std::pair<std::string_view, uint64_t>>* list) {
 void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist) {
   GraphStats& s = *stats;
   s = GraphStats{};
-  s.source = graph.source.file;
   s.name = graph.name;
   s.kind = graph.kind;
   s.record_index = graph.source.record_index;
@@ -133,6 +132,7 @@ GraphStats ComputeStats(const Graph& graph) {
   GraphStats s;
   StatsHistograms hist;
   ComputeStatsParts(graph, &s, &hist);
+  s.source = graph.source.file;
   // Into the maps in key order, each at the end: a symbolic_trace graph has
   // as many ops as module calls, and a search per op (string compares down
   // the tree) was most of the cost.

@@ -26,9 +26,11 @@ struct StatsHistograms {
   std::vector<std::pair<std::string_view, uint64_t>> dtypes;
 };
 
-// ComputeStats(graph) with its maps left empty in `*stats` and their
-// contents in `*hist` (cleared first; its vectors keep their room, so one
-// StatsHistograms serves graph after graph).
+// ComputeStats(graph) with its source and maps left empty in `*stats` (a
+// caller writing a graph's text names its source itself: copying the file
+// name, a heap block per graph, only to replace it was waste) and the
+// maps' contents in `*hist` (cleared first; its vectors keep their room, so
+// one StatsHistograms serves graph after graph).
 void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist);
 
 }  // namespace graphdiff

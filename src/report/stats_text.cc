@@ -116,16 +116,17 @@ void AppendOpLines(const std::vector<const std::pair<std::string_view, uint64_t>
   }
 }
 
-// AppendGraphStatsText of the GraphStats whose scalars are `g`'s and whose
-// maps hold `hist` (`g`'s own maps are not read).
-void AppendStatsText(const GraphStats& g, const StatsHistograms& hist, size_t top_ops,
-                     std::string* out) {
+// AppendGraphStatsText of the GraphStats whose source is `source`, whose
+// other scalars are `g`'s and whose maps hold `hist` (`g`'s source and maps
+// are not read).
+void AppendStatsText(std::string_view source, const GraphStats& g, const StatsHistograms& hist,
+                     size_t top_ops, std::string* out) {
   // Written in place, not through a string a line: a dump of symbolic_trace
   // graphs lists a million module ops, tens of megabytes of report.
   const size_t start = out->size();
   {
     Pieces text(out);
-    text.Add(g.source);
+    text.Add(source);
     if (!g.name.empty()) {
       text.Add(" [");
       text.Add(g.name);
@@ -206,7 +207,7 @@ void AppendGraphStatsText(const GraphStats& g, size_t top_ops, std::string* out)
   StatsHistograms hist;
   hist.ops.assign(g.ops.begin(), g.ops.end());
   hist.dtypes.assign(g.dtypes.begin(), g.dtypes.end());
-  AppendStatsText(g, hist, top_ops, out);
+  AppendStatsText(g.source, g, hist, top_ops, out);
 }
 
 void AppendGraphStatsText(const Graph& graph, std::string_view source, size_t top_ops,
@@ -215,8 +216,7 @@ void AppendGraphStatsText(const Graph& graph, std::string_view source, size_t to
   thread_local StatsHistograms hist;
   GraphStats s;
   ComputeStatsParts(graph, &s, &hist);
-  s.source = source;
-  AppendStatsText(s, hist, top_ops, out);
+  AppendStatsText(source, s, hist, top_ops, out);
 }
 
 std::string RenderStatsText(const StatsReport& report, size_t top_ops) {
