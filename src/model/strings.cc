@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "util/prefetch.h"
 #include "util/tag_slots.h"
 #include "util/tail_bytes.h"
 
@@ -197,13 +198,9 @@ void StringPool::Rep::EnsureTable() {
 }
 
 void StringPool::PrefetchIntern(std::string_view s) const {
-#if defined(__GNUC__)
   const Rep& r = *rep_;
   if (s.empty() || r.slots.empty()) return;
-  __builtin_prefetch(r.slots.data() + (TagOf(s) & (r.slots.size() - 1)));
-#else
-  (void)s;
-#endif
+  PrefetchForRead(r.slots.data() + (TagOf(s) & (r.slots.size() - 1)));
 }
 
 StrId StringPool::Intern(std::string_view s) {

@@ -226,12 +226,15 @@ StrId FxBuilder::ArgKey(size_t n) {
 
 // A statement's first look-up is its target's name, whose slot in a big
 // table is a cache miss nothing else touched: asked for one statement ahead,
-// while this one is parsed, it is there sooner (a tenth off the parse of one
-// FX graph of 10^6 nodes, measured in README's Performance section).
+// while this one is parsed, it is there sooner (a fifth off the parse of one
+// FX graph of 10^6 nodes; see README's Performance section, session 20).
 void FxBuilder::PrefetchNextTarget() const {
   if (!names_.Large()) return;
-  const size_t end = std::min(lines_.end(), lexer_.line_index() + 4);
-  for (size_t i = lexer_.line_index(); i < end; ++i) {
+  // Has splits the lines it is asked for: past the lines a graph's count
+  // kept, the lexer splits one line at a time, and the next one is not yet
+  // split when this asks for it.
+  const size_t end = lexer_.line_index() + 4;
+  for (size_t i = lexer_.line_index(); i < end && lines_.Has(i); ++i) {
     const FxLine& line = lines_[i];
     if (line.blank) continue;
     std::string_view t = line.text.substr(line.indent);

@@ -22,6 +22,7 @@
 #include "graphdiff/graph.h"
 #include "util/tail_bytes.h"
 #include "graphdiff/huge_page_allocator.h"
+#include "util/prefetch.h"
 #include "util/tag_slots.h"
 
 namespace graphdiff {
@@ -74,7 +75,7 @@ class NameTable {
   // Asks for the slot `name` hashes to, ahead of a Set or Find of it with
   // other work in between: a slot of a big table is a cache and TLB miss.
   void Prefetch(std::string_view name) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[Tag(name) & mask_]);
+    if (!slots_.empty()) PrefetchForRead(&slots_[Tag(name) & mask_]);
   }
 
   // Whether the table outgrew the caches (512 KiB of slots), so that a slot
