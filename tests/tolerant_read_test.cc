@@ -4,6 +4,7 @@
 // (log prefixes on every format, indentation, headerless HLO, nan metrics,
 // elided and truncated IR, garbled lines) are read, and every tolerance
 // leaves a warning.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -14,8 +15,12 @@
 #include "graphdiff/dump.h"
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
+#include "parse/error.h"
 #include "parse/log_prefix.h"
+#include "parse/parse_parallel.h"
 #include "parse/metric_values.h"
+#include "testing/model_text.h"
+#include "testing/task_runners.h"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -97,6 +102,92 @@ TEST(TolerantRead, LogPrefixesOnEveryFormat) {
         EXPECT_EQ(read->metrics[i].metrics.size(), plain->metrics[i].metrics.size());
       }
       EXPECT_THAT(AllWarnings(read->warnings), HasSubstr("read through log prefixes"));
+    }
+  }
+}
+
+// A logged FX dump is read in place: the FX parse takes each line's prefix
+// off itself instead of reading a stripped copy of the text. What it reads
+// must be what the stripped copy read (graphs, warnings in their order, the
+// prefix warning first with every logged line counted, the cap on warnings
+// and its tally), with columns counted in the file's own lines: a warning's
+// column moves right by what the copy took off its line. Bare rank tags,
+// which only their share of the whole text's lines makes a prefix, are still
+// read from the copy (every line tagged, or untagged code among nine times
+// as many tagged log lines). On one thread and in pieces.
+TEST(TolerantRead, FxLogReadInPlaceAsItsStrippedCopyWas) {
+  // AOT graphs returning None (warnings with columns), typed torch 2.x
+  // code, a graph after them, and log text between them.
+  std::string storage;
+  size_t stripped = 0;
+  const std::string text =
+      std::string(StripLogPrefixes(ReadTestdata("fixtures/fx/aot_graphs_v2_4.log"), &storage,
+                                   &stripped)) +
+      ReadTestdata("fixtures/fx/print_readable_v2_0.py") + "TRACED GRAPH\n" +
+      ReadTestdata("resnet18-xla5430/openxla/fx_graph.txt");
+  ASSERT_GT(stripped, 0u);
+  struct Case {
+    std::string logged;
+    bool in_place;  // else read from the copy, columns its own
+  };
+  std::vector<Case> cases;
+  for (const std::string prefix :
+       {"V0101 00:00:00.000000 140 torch/_dynamo/x.py:12] [0/0] [__graph_code] ",
+        "[2024-01-01 00:00:00,000] [0/0] torch._dynamo.output_graph.__graph_code: [DEBUG] ",
+        "2021-04-19 13:28:12 10.164.0.25 [0] ", "[rank3]:"}) {
+    cases.push_back({PrefixEveryLine(text, prefix), true});
+  }
+  cases.push_back({PrefixEveryLine(text, "[2] "), false});
+  std::string tagged_log;
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  for (size_t i = 0; i < 10 * lines; ++i) tagged_log += "[2] step " + std::to_string(i) + "\n";
+  cases.push_back({text + tagged_log, false});
+  for (const Case& c : cases) {
+    for (size_t cap : {size_t{100}, size_t{3}}) {
+      SCOPED_TRACE(c.logged.substr(0, 80) + " cap " + std::to_string(cap));
+      ParseOptions options;
+      options.max_warnings = cap;
+      // What reading the stripped copy gave: its warning first, then the
+      // parse's.
+      const std::string_view bare = StripLogPrefixes(c.logged, &storage, &stripped);
+      ASSERT_GT(stripped, 0u);
+      ParsedText expected;
+      expected.format = DumpFormat::kFxCode;
+      AddWarning(&expected.warnings, cap, "log", 0, 0,
+                 "read through log prefixes (timestamps, hosts, ranks) removed from " +
+                     std::to_string(stripped) + " lines");
+      absl::StatusOr<std::vector<Graph>> graphs =
+          ParseFxCode(bare, "log", options, &expected.warnings);
+      ASSERT_TRUE(graphs.ok()) << graphs.status();
+      expected.graphs = *std::move(graphs);
+      // Read in place, a warning's column moves by the bytes the copy took
+      // off its line (a prefix and, after one without a trailing blank, one
+      // blank of the indent).
+      std::vector<std::string> logged_lines, bare_lines;
+      std::istringstream a(c.logged), b{std::string(bare)};
+      for (std::string l; std::getline(a, l);) logged_lines.push_back(l);
+      for (std::string l; std::getline(b, l);) bare_lines.push_back(l);
+      ASSERT_EQ(logged_lines.size(), bare_lines.size());
+      size_t at_columns = 0;
+      for (Diagnostic& d : expected.warnings) {
+        if (d.line == 0) continue;
+        ++at_columns;
+        if (c.in_place) {
+          d.column += static_cast<uint32_t>(logged_lines[d.line - 1].size() -
+                                            bare_lines[d.line - 1].size());
+        }
+      }
+      EXPECT_GT(at_columns, 0u);
+      const std::string want = testing::ModelText(expected);
+      absl::StatusOr<ParsedText> one = ParseText(c.logged, "log", options);
+      ASSERT_TRUE(one.ok()) << one.status();
+      EXPECT_EQ(testing::ModelText(*one), want);
+      for (size_t pieces : {2, 5}) {
+        absl::StatusOr<ParsedText> cut =
+            ParseTextParallel(c.logged, "log", options, testing::ThreadRunner(pieces));
+        ASSERT_TRUE(cut.ok()) << cut.status();
+        EXPECT_EQ(testing::ModelText(*cut), want) << pieces << " pieces";
+      }
     }
   }
 }

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "graphdiff/parse.h"
 #include "parse/error.h"
+#include "parse/fx_unwrap.h"
 #include "parse/lines.h"
 #include "parse/parse_parallel.h"
 #include "parse/log_prefix.h"
@@ -141,6 +142,50 @@ Detection Detect(std::string_view text) {
   return d;
 }
 
+namespace {
+
+// Not a problem, but the user should know the text was read through a log.
+void AddLogPrefixWarning(std::vector<Diagnostic>* w, size_t max_warnings,
+                         std::string_view source, size_t lines) {
+  AddWarning(w, max_warnings, source, 0, 0,
+             fmt::format("read through log prefixes (timestamps, hosts, ranks) "
+                         "removed from {} line{}",
+                         lines, lines == 1 ? "" : "s"));
+}
+
+// An FX dump, logged or not, read as the other formats read the copy
+// StripLogPrefixes makes of it. The FX parse takes each line's log prefix
+// off as it reads it (FxLines) and counts the lines that had one: a
+// TORCH_LOGS log is not copied first (most of the file again). Its warning
+// then goes first, where it is when the text is stripped first. Bare rank
+// tags are a choice for the whole text: such a text is read from its copy.
+absl::StatusOr<std::vector<Graph>> ParseFxInPlace(std::string_view text,
+                                                  std::string_view source,
+                                                  const ParseOptions& options,
+                                                  std::vector<Diagnostic>* w,
+                                                  const TaskRunner* runner) {
+  std::string storage;
+  size_t logged = 0;
+  if (SurveyLogPrefixes(text).rank_tags) {
+    text = StripLogPrefixes(text, &storage, &logged);
+    AddLogPrefixWarning(w, options.max_warnings, source, logged);
+    return runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner)
+                             : ParseFxCode(text, source, options, w);
+  }
+  absl::StatusOr<std::vector<Graph>> gs =
+      runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner, &logged)
+                        : ParseFxCodeCounted(text, source, options, w, &logged);
+  if (gs.ok() && logged > 0) {
+    std::vector<Diagnostic> parsed = std::move(*w);
+    w->clear();
+    AddLogPrefixWarning(w, options.max_warnings, source, logged);
+    for (Diagnostic& d : parsed) MergeWarning(w, options.max_warnings, std::move(d));
+  }
+  return gs;
+}
+
+}  // namespace
+
 // ParseText; save files, FX and HLO dumps are parsed on `runner`'s threads
 // when it is given.
 absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection& detection,
@@ -151,16 +196,12 @@ absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection&
   std::vector<Diagnostic>* w = &out.warnings;
   std::string storage;
   size_t stripped = 0;
-  if (out.format != DumpFormat::kUnknown) {
+  // FX text is read in place (ParseFxInPlace); the other formats read a
+  // copy without the prefixes when the text has any.
+  if (out.format != DumpFormat::kUnknown && out.format != DumpFormat::kFxCode) {
     text = StripLogPrefixes(text, &storage, &stripped);
-    if (stripped > 0) {
-      // Not a problem, but the user should know the text was read through a log.
-      AddWarning(w, options.max_warnings, source, 0, 0,
-                 fmt::format("read through log prefixes (timestamps, hosts, ranks) "
-                             "removed from {} line{}",
-                             stripped, stripped == 1 ? "" : "s"));
-    }
   }
+  if (stripped > 0) AddLogPrefixWarning(w, options.max_warnings, source, stripped);
   switch (out.format) {
     case DumpFormat::kUnknown:
       if (text.empty()) return ParseError(source, text, 0, "empty file");
@@ -184,9 +225,7 @@ absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection&
       break;
     }
     case DumpFormat::kFxCode: {
-      absl::StatusOr<std::vector<Graph>> gs =
-          runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner)
-                            : ParseFxCode(text, source, options, w);
+      absl::StatusOr<std::vector<Graph>> gs = ParseFxInPlace(text, source, options, w, runner);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
       break;

@@ -122,16 +122,22 @@ class FxLines {
   }
   static constexpr size_t kKeptAhead = 16384;
 
+  // Lines split so far that had a general log prefix (FxLinePrefixLength):
+  // what StripLogPrefixes would have taken off, for its warning.
+  size_t logged_lines() const { return logged_lines_; }
+
  private:
   bool SplitTo(size_t i) const;
   // `*line` for `text`, one physical line numbered `number`: its log prefix
-  // split off, its indent counted, whether it is blank.
-  static void Fill(std::string_view text, uint32_t number, FxLine* line);
+  // split off, its indent counted, whether it is blank. True when it had a
+  // general log prefix.
+  static bool Fill(std::string_view text, uint32_t number, FxLine* line);
 
   // Splitting is not a change anyone sees: the lines are the text's.
   mutable LineReader reader_;
   mutable std::vector<FxLine> lines_;
   size_t base_ = 0;  // index of lines_[0]
+  mutable size_t logged_lines_ = 0;
 };
 
 class FxLexer {

@@ -9,6 +9,7 @@
 #include "parse/error.h"
 #include "parse/fx_code.h"
 #include "parse/lines.h"
+#include "parse/log_prefix.h"
 
 namespace graphdiff {
 namespace {
@@ -84,25 +85,36 @@ FxLines::FxLines(std::string_view text, uint32_t first_line)
   lines_.reserve(text.size() / 48 + 1);
 }
 
-void FxLines::Fill(std::string_view text, uint32_t number, FxLine* line) {
+size_t FxLinePrefixLength(std::string_view line, bool* logged) {
+  if (logged != nullptr) *logged = false;
+  // Neither kind of prefix starts with a blank: most code lines are indented.
+  if (line.empty() || line[0] == ' ' || line[0] == '\t') return 0;
+  const size_t p = LogPrefixLength(line);
+  if (logged != nullptr) *logged = p > 0;
+  const std::string_view rest = line.substr(p);
+  if (rest.empty() || (rest[0] != '[' && (rest[0] < 'A' || rest[0] > 'Z'))) return p;
+  return p + FxLogPrefixLength(rest);
+}
+
+bool FxLines::Fill(std::string_view text, uint32_t number, FxLine* line) {
   line->number = number;
-  line->prefix_len = static_cast<uint32_t>(
-      (!text.empty() && (text[0] == '[' || (text[0] >= 'A' && text[0] <= 'Z')))
-          ? FxLogPrefixLength(text)
-          : 0);
+  bool logged = false;
+  line->prefix_len = static_cast<uint32_t>(FxLinePrefixLength(text, &logged));
   line->text = text.substr(line->prefix_len);
   line->indent = FxIndent(line->text);
   // Past the indent (spaces and tabs) only a form feed may still be blank.
   line->blank = line->indent == line->text.size() ||
                 (line->text[line->indent] == '\f' &&
                  FxIsBlank(line->text.substr(line->indent)));
+  return logged;
 }
 
 bool FxLines::SplitTo(size_t i) const {
   std::string_view line;
   while (end() <= i) {
     if (!reader_.Next(&line)) return false;
-    Fill(line, reader_.line_number(), &lines_.emplace_back());  // in place: see fx_lexer.cc
+    // In place: see fx_lexer.cc. Each line is split here once.
+    logged_lines_ += Fill(line, reader_.line_number(), &lines_.emplace_back());
   }
   return true;
 }
@@ -232,6 +244,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   }
   pool = StringPool();
   if (!graphs.empty()) graphs.front().strings.ShrinkToFit();  // seals the shared pool
+  piece->logged_lines = lines.logged_lines();
   return absl::OkStatus();
 }
 
@@ -253,10 +266,11 @@ void AddFxOutsideWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
                          outside, outside == 1 ? "" : "s"));
 }
 
-absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
-                                               std::string_view source,
-                                               const ParseOptions& options,
-                                               std::vector<Diagnostic>* warnings) {
+absl::StatusOr<std::vector<Graph>> ParseFxCodeCounted(std::string_view text,
+                                                      std::string_view source,
+                                                      const ParseOptions& options,
+                                                      std::vector<Diagnostic>* warnings,
+                                                      size_t* logged_lines) {
   if (FxTextIsEmpty(text)) {
     return ParseError(source, text, 0, "empty text: expected an FX graph");
   }
@@ -265,7 +279,15 @@ absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
   if (!s.ok()) return s;
   if (piece.graphs.empty()) return FxNoGraphError(source, text);
   AddFxOutsideWarning(warnings, options.max_warnings, source, piece.outside);
+  if (logged_lines != nullptr) *logged_lines = piece.logged_lines;
   return std::move(piece.graphs);
+}
+
+absl::StatusOr<std::vector<Graph>> ParseFxCode(std::string_view text,
+                                               std::string_view source,
+                                               const ParseOptions& options,
+                                               std::vector<Diagnostic>* warnings) {
+  return ParseFxCodeCounted(text, source, options, warnings, nullptr);
 }
 
 }  // namespace graphdiff

@@ -26,6 +26,13 @@ namespace graphdiff {
 // after it; 0 when the line has none.
 size_t FxLogPrefixLength(std::string_view line);
 
+// Length of what the FX parse takes off the front of `line`: its general
+// log prefix (LogPrefixLength, what StripLogPrefixes removes), then an FX
+// log prefix after it. A dump logged through any prefix LogPrefixLength
+// knows is read in place, as the stripped copy of it would read.
+// `*logged`, when given, tells whether the general prefix was there.
+size_t FxLinePrefixLength(std::string_view line, bool* logged = nullptr);
+
 // `===== NAME =====` -> NAME; empty when the line is not a banner.
 std::string_view FxBannerName(std::string_view line);
 
@@ -39,6 +46,7 @@ std::string_view FxClassName(std::string_view line);
 struct FxPiece {
   std::vector<Graph> graphs;
   size_t outside = 0;
+  size_t logged_lines = 0;  // lines with a general log prefix (FxLinePrefixLength)
   std::string_view banner;
 };
 
@@ -48,6 +56,14 @@ struct FxPiece {
 absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
                           const ParseOptions& options, std::vector<Diagnostic>* warnings,
                           FxPiece* piece);
+// ParseFxCode, also giving the number of lines that had a general log
+// prefix (`logged_lines` may be null): what StripLogPrefixes would have
+// taken off, for its warning.
+absl::StatusOr<std::vector<Graph>> ParseFxCodeCounted(std::string_view text,
+                                                      std::string_view source,
+                                                      const ParseOptions& options,
+                                                      std::vector<Diagnostic>* warnings,
+                                                      size_t* logged_lines);
 // The checks and the closing warning of ParseFxCode around its pieces.
 bool FxTextIsEmpty(std::string_view text);
 absl::Status FxNoGraphError(std::string_view source, std::string_view text);

@@ -260,13 +260,6 @@ size_t RankTagLength(std::string_view line) {
   return p;
 }
 
-// What one pass over a text tells: whether any line has a log prefix, and
-// else whether at least 90% of the non-blank lines start with a rank tag.
-struct PrefixSurvey {
-  bool any = false;
-  bool rank_tags = false;
-};
-
 // Calls f(offset) for the start of every line whose first byte is not a
 // space, tab or line break, in order, until f returns false. Only such a
 // line can start with a prefix or a rank tag, and in most dumps nearly every
@@ -308,8 +301,12 @@ std::string_view LineAt(std::string_view text, size_t start) {
   return line;
 }
 
-PrefixSurvey SurveyPrefixes(std::string_view text) {
-  PrefixSurvey out;
+}  // namespace
+
+// One pass: whether any line has a log prefix, and else whether at least
+// 90% of the non-blank lines start with a rank tag.
+LogPrefixSurvey SurveyLogPrefixes(std::string_view text) {
+  LogPrefixSurvey out;
   size_t tagged = 0;
   ForEachUnindentedLine(text, [&](size_t start) {
     const std::string_view line = LineAt(text, start);
@@ -338,12 +335,10 @@ PrefixSurvey SurveyPrefixes(std::string_view text) {
   return out;
 }
 
-}  // namespace
-
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
                                   size_t* stripped_lines) {
   *stripped_lines = 0;
-  const PrefixSurvey survey = SurveyPrefixes(text);
+  const LogPrefixSurvey survey = SurveyLogPrefixes(text);
   const bool rank_tags = survey.rank_tags;
   if (!survey.any && !rank_tags) return text;
   storage->clear();

@@ -4,7 +4,9 @@
 // a timestamp, a host, a rank or a logger name. Every parser sees the text
 // with those prefixes removed, so a metrics report or an IR block logged
 // through glog or Python logging reads like the bare dump. Line numbers are
-// kept (each line stays a line); columns shift by the prefix length.
+// kept (each line stays a line); columns shift by the prefix length, except
+// in FX dumps, which the FX parser reads in place, taking each line's prefix
+// off itself (FxLinePrefixLength): their columns are the file's.
 #ifndef GRAPHDIFF_SRC_PARSE_LOG_PREFIX_H_
 #define GRAPHDIFF_SRC_PARSE_LOG_PREFIX_H_
 
@@ -31,6 +33,17 @@ size_t LogPrefixLength(std::string_view line);
 // `*storage`. `*stripped_lines` receives the number of lines changed.
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
                                   size_t* stripped_lines);
+
+// What StripLogPrefixes sees in a text before it copies it: whether any
+// line has a log prefix (it stops at the first), and else whether it takes
+// bare rank tags off nearly every line. A parser that takes LogPrefixLength
+// off each line itself (the FX parser: FxLines) reads a log in place unless
+// it holds rank tags.
+struct LogPrefixSurvey {
+  bool any = false;
+  bool rank_tags = false;
+};
+LogPrefixSurvey SurveyLogPrefixes(std::string_view text);
 
 }  // namespace graphdiff
 

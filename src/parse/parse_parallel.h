@@ -75,12 +75,14 @@ std::vector<size_t> FxCodeCuts(std::string_view text, size_t pieces);
 std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces);
 
 // ParseFxCode and ParseHloText, on the runner's threads: the text is cut
-// at FxCodeCuts or where an `HloModule` starts (text_parallel.cc).
+// at FxCodeCuts or where an `HloModule` starts (text_parallel.cc). The FX
+// parse also gives its lines with a log prefix, as ParseFxCodeCounted does.
 absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::string_view source,
                                                        const ParseOptions& options,
                                                        std::vector<Diagnostic>* warnings,
-                                                       const TaskRunner& runner);
+                                                       const TaskRunner& runner,
+                                                       size_t* logged_lines = nullptr);
 absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
                                                         std::string_view source,
                                                         const ParseOptions& options,

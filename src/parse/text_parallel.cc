@@ -46,9 +46,9 @@ bool IsFxCut(std::string_view line, std::string_view previous) {
     previous.remove_suffix(1);
   }
   if (!previous.empty() && previous.back() == '\\') return false;
-  const std::string_view text = line.substr(FxLogPrefixLength(line));
+  const std::string_view text = line.substr(FxLinePrefixLength(line));
   if (FxIndent(text) != 0 || FxIsBlank(text)) return false;
-  const std::string_view before = previous.substr(FxLogPrefixLength(previous));
+  const std::string_view before = previous.substr(FxLinePrefixLength(previous));
   return FxBannerName(before.substr(FxIndent(before))).empty();
 }
 
@@ -165,10 +165,13 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::string_view source,
                                                        const ParseOptions& options,
                                                        std::vector<Diagnostic>* warnings,
-                                                       const TaskRunner& runner) {
+                                                       const TaskRunner& runner,
+                                                       size_t* logged_lines) {
   const TextPieces pieces = CutText(text, options, runner, IsFxCut);
   const size_t n = pieces.count();
-  if (n < 2 || FxTextIsEmpty(text)) return ParseFxCode(text, source, options, warnings);
+  if (n < 2 || FxTextIsEmpty(text)) {
+    return ParseFxCodeCounted(text, source, options, warnings, logged_lines);
+  }
   std::vector<FxPiece> parts(n);
   std::vector<std::vector<Diagnostic>> piece_warnings(n);
   std::vector<absl::Status> status(n);
@@ -177,12 +180,13 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                              pieces.options, warnings ? &piece_warnings[p] : nullptr,
                              &parts[p]);
   });
-  size_t total = 0, outside = 0;
+  size_t total = 0, outside = 0, logged = 0;
   bool joinable = AllOk(status);
   std::vector<std::vector<Graph>> graphs(n);
   for (size_t p = 0; p < n; ++p) {
     total += parts[p].graphs.size();
     outside += parts[p].outside;
+    logged += parts[p].logged_lines;
     graphs[p] = std::move(parts[p].graphs);
     // A banner names the next top-level graph, which is in a later piece.
     if (p + 1 < n && !parts[p].banner.empty()) joinable = false;
@@ -192,13 +196,14 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
   // parse reports them.
   if (!joinable || total == 0 || total > options.max_graphs ||
       !JoinWarnings(warnings, options.max_warnings, piece_warnings, &joined)) {
-    return ParseFxCode(text, source, options, warnings);
+    return ParseFxCodeCounted(text, source, options, warnings, logged_lines);
   }
   std::vector<Graph> out = JoinGraphs(graphs);
   if (warnings) {
     AddFxOutsideWarning(&joined, options.max_warnings, source, outside);
     *warnings = std::move(joined);
   }
+  if (logged_lines != nullptr) *logged_lines = logged;
   return out;
 }
 
