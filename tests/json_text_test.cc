@@ -96,5 +96,31 @@ TEST(StatsJson, OneOpPerNode) {
   }
 }
 
+// JSON allows DEL (0x7F) raw in a string; a report must not carry it into a
+// terminal. Every writer escapes it as \u007f, which reads back as DEL: a
+// graph named with one (a fuzzer found it through a save file's `Graph
+// Name:`), with and without invalid UTF-8 beside it, whole and written a
+// graph at a time.
+TEST(DumpJson, EscapesDelAndReadsBackTheSameString) {
+  for (const std::string& name : {std::string("a\x7f\x7f b\x7f"),
+                                 std::string("\xff\x7f\xfe"), std::string("\x7f")}) {
+    Json doc = Json::object();
+    doc["name"] = name;
+    doc["list"] = Json::array({name, 1});
+    std::string whole = DumpJson(doc);
+    std::string piece;
+    bool escaped = false;
+    AppendJsonAt(doc, 1, &piece, &escaped);
+    for (const std::string& text : {whole, piece}) {
+      EXPECT_EQ(text.find('\x7f'), std::string::npos) << text;
+      EXPECT_NE(text.find("\\u007f"), std::string::npos) << text;
+    }
+    const Json back = Json::parse(whole);
+    if (escaped) continue;  // invalid UTF-8 is escaped as text, not read back
+    EXPECT_EQ(back["name"].get<std::string>(), name);
+    EXPECT_EQ(back["list"][0].get<std::string>(), name);
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff

@@ -174,6 +174,9 @@ TEST(ReportJson, RowsWrittenDirectlyAreWhatTheTreeDumps) {
   r.pairs.insert(r.pairs.begin(), empty);
   r.pairs.push_back(empty);
   EXPECT_EQ(DiffResultToJson(r), DumpJson(DiffResultToJsonValue(r)));
+  // DEL is escaped on both paths, never written raw.
+  EXPECT_EQ(DiffResultToJson(r).find('\x7f'), std::string::npos);
+  EXPECT_THAT(DiffResultToJson(r), HasSubstr("\\u001f\\u007f"));
   r.pairs[2].pairs[0].left_op = "\xff not UTF-8";
   const std::string escaped = DiffResultToJson(r);
   EXPECT_EQ(escaped, DumpJson(DiffResultToJsonValue(r)));

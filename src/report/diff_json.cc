@@ -192,8 +192,8 @@ json DiffResultValue(const DiffResult& r, bool rows) {
   return out;
 }
 
-// A string as nlohmann's dump() writes it without ensure_ascii: quotes,
-// backslashes and control characters escaped, the rest as is.
+// A string as DumpJson writes it: quotes, backslashes and control
+// characters escaped (DEL too, see json_text.cc), the rest as is.
 void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
   for (char ch : s) {
@@ -206,7 +206,7 @@ void AppendJsonString(std::string_view s, std::string* out) {
       case '\r': out->append("\\r"); break;
       case '\t': out->append("\\t"); break;
       default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == '\x7f') {
           out->append(fmt::format("\\u{:04x}", static_cast<unsigned>(ch)));
         } else {
           out->push_back(ch);

@@ -175,6 +175,25 @@ std::string Snippet(const J& value) {
   return text;
 }
 
+// JSON lets a string hold DEL (0x7F) raw, and nlohmann's dump leaves it so;
+// a report read in a terminal must not carry it (the text reports escape
+// it too). Outside strings the printer writes no such byte, and in UTF-8 it
+// is never part of a longer sequence: each one becomes `\u007f`, the same
+// string to any JSON reader.
+void EscapeDel(std::string* text) {
+  size_t at = text->find('\x7f');
+  if (at == std::string::npos) return;
+  std::string out;
+  out.reserve(text->size() + 16);
+  size_t from = 0;
+  for (; at != std::string::npos; from = at + 1, at = text->find('\x7f', from)) {
+    out.append(*text, from, at - from);
+    out.append("\\u007f");
+  }
+  out.append(*text, from, std::string::npos);
+  text->swap(out);
+}
+
 }  // namespace
 
 void AppendNewKey(Json& object, std::string key, Json value) {
@@ -194,6 +213,7 @@ std::string DumpJson(const Json& value) {
     // `dump() + "\n"` copies it.
     std::string text = value.dump(2);
     text.push_back('\n');
+    EscapeDel(&text);
     return text;
   } catch (const Json::type_error&) {
     // Only invalid UTF-8 makes dump() throw.
@@ -201,7 +221,9 @@ std::string DumpJson(const Json& value) {
   Json copy = value;
   bool changed = FixStrings(&copy);
   if (changed && copy.is_object()) copy["escaped_invalid_utf8"] = true;
-  return copy.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  std::string text = copy.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  EscapeDel(&text);
+  return text;
 }
 
 void AppendJsonAt(const Json& value, size_t depth, std::string* out, bool* escaped) {
@@ -214,6 +236,7 @@ void AppendJsonAt(const Json& value, size_t depth, std::string* out, bool* escap
     *escaped = FixStrings(&copy) || *escaped;
     text = copy.dump(2, ' ', false, Json::error_handler_t::replace);
   }
+  EscapeDel(&text);
   if (depth == 0) {
     out->append(text);
     return;
