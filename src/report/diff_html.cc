@@ -45,7 +45,8 @@ std::string Esc(std::string_view s) {
   return out;
 }
 
-// JSON safe inside <script>: invalid UTF-8 replaced, '<' escaped.
+// JSON safe inside <script>: invalid UTF-8 replaced, '<' escaped, and DEL
+// escaped as every JSON output escapes it (util/json_text.h).
 std::string ScriptJson(const nlohmann::json& j) {
   std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
@@ -53,6 +54,8 @@ std::string ScriptJson(const nlohmann::json& j) {
   for (char c : text) {
     if (c == '<') {
       out += "\\u003c";
+    } else if (c == '\x7f') {
+      out += "\\u007f";
     } else {
       out += c;
     }

@@ -18,6 +18,7 @@
 #include "nlohmann/json.hpp"
 #include "report/report_util.h"
 #include "report/visual_scene.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -26,7 +27,10 @@ using visual::Change;
 using visual::PairScene;
 
 std::string JsonText(const nlohmann::ordered_json& j) {
-  return j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  std::string text =
+      j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  EscapeJsonDel(&text);
+  return text;
 }
 
 // Node ids: the dump's node name, made unique with "#index" when a graph

@@ -175,12 +175,11 @@ std::string Snippet(const J& value) {
   return text;
 }
 
-// JSON lets a string hold DEL (0x7F) raw, and nlohmann's dump leaves it so;
-// a report read in a terminal must not carry it (the text reports escape
-// it too). Outside strings the printer writes no such byte, and in UTF-8 it
-// is never part of a longer sequence: each one becomes `\u007f`, the same
-// string to any JSON reader.
-void EscapeDel(std::string* text) {
+}  // namespace
+
+// Outside strings a JSON printer writes no DEL, and in UTF-8 it is never
+// part of a longer sequence: each one is a string's, and `\u007f` spells it.
+void EscapeJsonDel(std::string* text) {
   size_t at = text->find('\x7f');
   if (at == std::string::npos) return;
   std::string out;
@@ -193,8 +192,6 @@ void EscapeDel(std::string* text) {
   out.append(*text, from, std::string::npos);
   text->swap(out);
 }
-
-}  // namespace
 
 void AppendNewKey(Json& object, std::string key, Json value) {
   MembersOf(object).emplace_back(std::move(key), std::move(value));
@@ -213,7 +210,7 @@ std::string DumpJson(const Json& value) {
     // `dump() + "\n"` copies it.
     std::string text = value.dump(2);
     text.push_back('\n');
-    EscapeDel(&text);
+    EscapeJsonDel(&text);
     return text;
   } catch (const Json::type_error&) {
     // Only invalid UTF-8 makes dump() throw.
@@ -222,7 +219,7 @@ std::string DumpJson(const Json& value) {
   bool changed = FixStrings(&copy);
   if (changed && copy.is_object()) copy["escaped_invalid_utf8"] = true;
   std::string text = copy.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
-  EscapeDel(&text);
+  EscapeJsonDel(&text);
   return text;
 }
 
@@ -236,7 +233,7 @@ void AppendJsonAt(const Json& value, size_t depth, std::string* out, bool* escap
     *escaped = FixStrings(&copy) || *escaped;
     text = copy.dump(2, ' ', false, Json::error_handler_t::replace);
   }
-  EscapeDel(&text);
+  EscapeJsonDel(&text);
   if (depth == 0) {
     out->append(text);
     return;

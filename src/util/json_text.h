@@ -27,7 +27,15 @@ namespace graphdiff {
 // most four levels), and shallow enough for any stack.
 inline constexpr size_t kMaxJsonDepth = 64;
 
-// Pretty-printed (indent 2) with a trailing newline; always valid UTF-8.
+// JSON lets a string hold DEL (0x7F) raw, and nlohmann's dump leaves it so;
+// a report is read in terminals too, where the text reports never show it
+// raw. Rewrites each DEL of a printed JSON text as `\u007f`, the same string
+// to any JSON reader. DumpJson and AppendJsonAt do it; a writer that prints
+// JSON itself calls it.
+void EscapeJsonDel(std::string* text);
+
+// Pretty-printed (indent 2) with a trailing newline; always valid UTF-8,
+// never a raw DEL.
 std::string DumpJson(const nlohmann::ordered_json& value);
 
 // DumpJson for a document written a piece at a time: appends `value` as
