@@ -22,6 +22,7 @@
 #include "graphdiff/report.h"
 #include "graphdiff/sanitize.h"
 #include "graphdiff/stats.h"
+#include "graphdiff/visual.h"
 #include "gtest/gtest.h"
 #include "load_test_helpers.h"
 #include "nlohmann/json.hpp"
@@ -109,6 +110,54 @@ TEST(Hardening, InvalidUtf8NeverAbortsAJsonWriter) {
   std::string baseline_json = BaselineToJson(SnapshotDump(*dump));
   ExpectValidJson(baseline_json, "BaselineToJson");
   EXPECT_THAT(baseline_json, HasSubstr("caf\\\\xE9/ir\\\\xED\\\\xA0\\\\x80.txt"));
+}
+
+// JSON may hold DEL (0x7F) raw in a string; no output of ours does (a
+// fuzzer found a graph name carrying it into `stats --format json`). Every
+// writer of JSON, the ones that print it themselves included, escapes it as
+// \u007f, which reads back as DEL; the HTML report shows dump text with the
+// terminal treatment (it printed control bytes and DEL raw), its drawings
+// too.
+TEST(Hardening, NoJsonWriterPrintsDelRaw) {
+  const std::string left_ir = "IR {\n  %0 = f32[4]{0} aten::a\x7f" "b(), ROOT=0\n}\n";
+  const std::string right_ir = "IR {\n  %0 = f32[4]{0} aten::c\x7f" "d(), ROOT=0\n}\n";
+  const std::string path = WriteTempFile("del.txt", left_ir);
+  const std::string other = WriteTempFile("del_other.txt", right_ir);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"stats", path, "--format", "json"},
+        {"lint", path, "--format", "json"},
+        {"diff", path, other, "--format", "json"},
+        {"diff", path, other, "--format", "html"},
+        {"snapshot", path}}) {
+    CliResult r = RunCli(args);
+    EXPECT_NE(r.exit_code, 2) << args[0] << ": " << r.err;
+    ExpectClean(r.out, args[0] + " " + args.back());
+    EXPECT_THAT(r.out, HasSubstr("\\u007f")) << args[0] << " " << args.back();
+  }
+  absl::StatusOr<Dump> left = LoadDumpFromMemory("l", {{"ir.txt", left_ir}});
+  absl::StatusOr<Dump> right = LoadDumpFromMemory("r", {{"ir.txt", right_ir}});
+  ASSERT_TRUE(left.ok() && right.ok());
+  absl::StatusOr<DiffResult> diff = DiffDumps(*left, *right);
+  ASSERT_TRUE(diff.ok()) << diff.status();
+  const std::string json = RenderDiff(*diff, ReportFormat::kJson, {});
+  ExpectClean(json, "RenderDiff json");
+  nlohmann::json back = nlohmann::json::parse(json);
+  EXPECT_THAT(back.dump(), HasSubstr("aten::a\x7f" "b"));  // the same name, read back
+  absl::StatusOr<std::vector<PairGraphs>> graphs = FindPairGraphs(*diff, *left, *right);
+  ASSERT_TRUE(graphs.ok()) << graphs.status();
+  RenderOptions options;
+  options.graphs = &*graphs;
+  const std::string html = RenderDiff(*diff, ReportFormat::kHtml, options);
+  ExpectClean(html, "RenderDiff html with drawings");
+  EXPECT_THAT(html, HasSubstr("aten::a\\x7Fb"));  // shown as the terminal shows it
+  absl::StatusOr<std::vector<ReportFile>> files = RenderModelExplorer(*diff, options);
+  ASSERT_TRUE(files.ok()) << files.status();
+  bool named = false;
+  for (const ReportFile& f : *files) {
+    ExpectClean(f.content, f.path);
+    named = named || f.content.find("\\u007f") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
 }
 
 // Bug 2: a number out of range threw out_of_range, which nothing caught.

@@ -18,6 +18,7 @@
 
 #include "fmt/format.h"
 #include "graphdiff/report.h"
+#include "graphdiff/sanitize.h"
 #include "graphdiff/visual.h"
 #include "nlohmann/json.hpp"
 #include "report/report_util.h"
@@ -29,7 +30,11 @@ namespace {
 using visual::Change;
 using visual::PairScene;
 
-std::string Esc(std::string_view s) {
+// Dump text as HTML text: the terminal treatment first (control bytes, DEL,
+// C1 and bidirectional overrides shown as escapes, invalid UTF-8 as `\xNN`;
+// see docs/hardening.md), then the entities.
+std::string Esc(std::string_view raw) {
+  const std::string s = TerminalSafe(raw);
   std::string out;
   out.reserve(s.size() + 8);
   for (char c : s) {

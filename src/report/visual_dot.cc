@@ -55,7 +55,7 @@ std::string DotQuote(std::string_view text) {
       out += c;
     } else if (c == '\n') {
       out += "\\n";
-    } else if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x80) {
+    } else if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7F) {
       out += '?';
     } else {
       out += c;
