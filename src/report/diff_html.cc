@@ -7,7 +7,8 @@
 // (RenderOptions::max_drawn_nodes) so a 10^5-node pair opens at once; the
 // rest of the graph is drawn on demand from the embedded data.
 //
-// Everything from a dump reaches the page escaped: text through Esc(),
+// Everything from a dump reaches the page escaped: text through XmlEscape
+// (the terminal treatment, then the entities; see docs/hardening.md),
 // embedded data as JSON with '<' written \u003c (no `</script>` can end it),
 // SVG as Graphviz escapes its labels.
 #include <array>
@@ -29,26 +30,6 @@ namespace {
 
 using visual::Change;
 using visual::PairScene;
-
-// Dump text as HTML text: the terminal treatment first (control bytes, DEL,
-// C1 and bidirectional overrides shown as escapes, invalid UTF-8 as `\xNN`;
-// see docs/hardening.md), then the entities.
-std::string Esc(std::string_view raw) {
-  const std::string s = TerminalSafe(raw);
-  std::string out;
-  out.reserve(s.size() + 8);
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // JSON safe inside <script>: invalid UTF-8 replaced, '<' escaped, and DEL
 // escaped as every JSON output escapes it (util/json_text.h).
@@ -205,7 +186,7 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, bool layou
   const char letter = side == 0 ? 'L' : 'R';
   SideCounts c = CountDrawn(s, side, p);
   *out += fmt::format("<div class=\"gd-side\" data-side=\"{}\">\n<h3>{}: {}</h3>\n", letter,
-                      name, Esc(side == 0 ? p.left_source : p.right_source));
+                      name, XmlEscape(side == 0 ? p.left_source : p.right_source));
   *out += fmt::format(
       "<p class=\"gd-counts\">drawn: <b class=\"gd-drawn-count\">{}</b> of {} nodes in the changed "
       "region ({} in the graph){}<br>",
@@ -244,7 +225,7 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, bool layou
       *out += fmt::format(
           "<div class=\"gd-zoombar\"><button class=\"gd-zoom\" type=\"button\">zoom 1:1 / fit"
           "</button></div>\n<div class=\"gd-svg\" style=\"--w:{}\">{}</div>\n</div>\n",
-          Esc(width), inline_svg);
+          XmlEscape(width), inline_svg);
       return;
     }
     why_not = "Graphviz failed: " + std::string(svg.status().message());
@@ -256,14 +237,14 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, bool layou
       "<p class=\"gd-warn\">{}.</p><div class=\"gd-svg gd-lazy\"><button type=\"button\" "
       "class=\"gd-draw\" data-p=\"{}\" data-s=\"{}\">draw these {} nodes here</button></div>\n"
       "</div>\n",
-      Esc(why_not), s.pair, side, sc.drawn.size());
+      XmlEscape(why_not), s.pair, side, sc.drawn.size());
 }
 
 void AppendPair(const DiffResult& r, const PairScene& s, bool layout, std::string* out) {
   const GraphPairDiff& p = r.pairs[s.pair];
   *out += fmt::format("<section class=\"gd-pair\" id=\"pair-{}\" data-pair=\"{}\">\n", s.pair,
                       s.pair);
-  *out += fmt::format("<h2>{} <small>({})</small></h2>\n", Esc(report::PairName(p)),
+  *out += fmt::format("<h2>{} <small>({})</small></h2>\n", XmlEscape(report::PairName(p)),
                       report::KindName(p.kind));
   *out += fmt::format(
       "<p>left {} nodes, {} outputs; right {} nodes, {} outputs; {} matched pairs of which {} "
@@ -326,10 +307,10 @@ void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
         if (linked <= 200) {
           links += fmt::format(
               "<a href=\"#\" class=\"gd-ev\" data-p=\"{}\" data-s=\"{}\" data-i=\"{}\">{}</a> ",
-              where[0], where[1], where[2], Esc(text));
+              where[0], where[1], where[2], XmlEscape(text));
         }
       } else if (!text.empty() && links.size() < 20000) {
-        links += "<span class=\"gd-evt\">" + Esc(text) + "</span> ";
+        links += "<span class=\"gd-evt\">" + XmlEscape(text) + "</span> ";
       }
     }
     if (linked > 200) links += fmt::format("<i>and {} more nodes</i>", linked - 200);
@@ -340,8 +321,8 @@ void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
     *out += fmt::format(
         "<li class=\"gd-finding gd-{}\" id=\"finding-{}\"><span class=\"gd-sev\">{}</span> "
         "<b>{}</b> <code>{}</code> <small>{}</small>",
-        SeverityName(f.severity), i, SeverityName(f.severity), Esc(f.title), Esc(f.id),
-        Esc(f.graph));
+        SeverityName(f.severity), i, SeverityName(f.severity), XmlEscape(f.title), XmlEscape(f.id),
+        XmlEscape(f.graph));
     if (linked > 0) {
       *out += fmt::format(
           " <button type=\"button\" class=\"gd-show\" data-f=\"{}\">show {} in the drawings"
@@ -352,8 +333,8 @@ void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
     if (!f.explanation.empty() || !f.hint.empty() || !links.empty()) {
       *out += fmt::format("<details><summary>why, and {} evidence item{}</summary>",
                           f.evidence.size(), f.evidence.size() == 1 ? "" : "s");
-      if (!f.explanation.empty()) *out += "<p>" + Esc(f.explanation) + "</p>";
-      if (!f.hint.empty()) *out += "<p class=\"gd-hint\">Hint: " + Esc(f.hint) + "</p>";
+      if (!f.explanation.empty()) *out += "<p>" + XmlEscape(f.explanation) + "</p>";
+      if (!f.hint.empty()) *out += "<p class=\"gd-hint\">Hint: " + XmlEscape(f.hint) + "</p>";
       if (!links.empty()) *out += "<div class=\"gd-evs\">" + links + "</div>";
       *out += "</details>";
     }
@@ -369,11 +350,11 @@ void AppendMetrics(const DiffResult& r, std::string* out) {
     if (m.identical()) continue;
     if (!any) *out += "<section id=\"metrics\"><h2>Counters that moved</h2>\n";
     any = true;
-    *out += "<h3>" + Esc(report::MetricsName(m)) +
+    *out += "<h3>" + XmlEscape(report::MetricsName(m)) +
             "</h3><table class=\"gd-table\"><tr><th>counter</th><th>left</th><th>right</th></tr>\n";
     for (const CounterValues& c : m.counters) {
       if (c.left == c.right) continue;
-      *out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", Esc(c.name),
+      *out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", XmlEscape(c.name),
                           c.left ? std::to_string(*c.left) : "-",
                           c.right ? std::to_string(*c.right) : "-");
     }
@@ -404,16 +385,16 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   out.reserve(1 << 20);
   out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += fmt::format("<title>graphdiff: {} vs {}</title>\n", Esc(result.left_root),
-                     Esc(result.right_root));
+  out += fmt::format("<title>graphdiff: {} vs {}</title>\n", XmlEscape(result.left_root),
+                     XmlEscape(result.right_root));
   out += "<style>\n";
   out += visual::kHtmlStyle;
   out += "</style></head>\n<body>\n<main>\n";
   out += fmt::format("<header><h1>graphdiff <small>{} &rarr; {}</small></h1>\n",
-                     Esc(result.left_root), Esc(result.right_root));
+                     XmlEscape(result.left_root), XmlEscape(result.right_root));
   out += fmt::format("<p class=\"gd-verdict {}\">{}</p>\n",
                      result.identical() ? "gd-same" : "gd-differ",
-                     Esc(report::Verdict(result)));
+                     XmlEscape(report::Verdict(result)));
   out += "<div class=\"gd-legend\">"
          "<span class=\"gd-sw\" style=\"background:#ef9a9a\"></span>removed (left only) "
          "<span class=\"gd-sw\" style=\"background:#a5d6a7\"></span>added (right only) "
@@ -430,7 +411,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
     out += "<nav class=\"gd-nav\">Drawings:";
     for (const PairScene& s : scenes) {
       out += fmt::format(" <a href=\"#pair-{}\">{}</a>", s.pair,
-                         Esc(report::PairName(result.pairs[s.pair])));
+                         XmlEscape(report::PairName(result.pairs[s.pair])));
     }
     out += "</nav>\n";
   }
@@ -458,7 +439,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
     for (size_t i : undrawn) {
       const GraphPairDiff& p = result.pairs[i];
       out += fmt::format("<li>{}: {} changed, {} removed, {} added (graphs not given)</li>\n",
-                         Esc(report::PairName(p)), p.changed, p.left_only.size(),
+                         XmlEscape(report::PairName(p)), p.changed, p.left_only.size(),
                          p.right_only.size());
     }
     out += "</ul></section>\n";
@@ -466,7 +447,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   if (!identical.empty()) {
     out += fmt::format("<section><h2>Identical pairs ({})</h2><ul>\n", identical.size());
     for (size_t i : identical) {
-      out += "<li>" + Esc(report::PairName(result.pairs[i])) + "</li>\n";
+      out += "<li>" + XmlEscape(report::PairName(result.pairs[i])) + "</li>\n";
     }
     out += "</ul></section>\n";
   }
