@@ -297,3 +297,100 @@ TEST(SaveFileTest, UnclosedRecordFollowedByAnotherIsKeptAsPartial) {
 
 }  // namespace
 }  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+// A graph as text without its line numbers and source: what a record must
+// parse to whether it is read alone or after other records.
+std::string GraphBody(const Graph& g) {
+  std::string out;
+  for (const Node& n : g.nodes) {
+    out += std::string(g.str(n.name)) + " = " + std::string(g.str(n.op)) + "(";
+    for (const ValueRef& r : n.operands) {
+      out += std::to_string(r.node) + "." + std::to_string(r.output) + " ";
+    }
+    out += ") ->";
+    for (const TensorType& t : g.results(n)) {
+      out += " " + std::string(DTypeName(t.dtype)) + "[";
+      for (const Dim& d : t.dims) out += std::to_string(d.value()) + ",";
+      out += "]" + std::string(g.str(t.layout)) + "@" + std::string(g.str(t.device));
+    }
+    for (const Attr& a : n.attrs) {
+      out += " | " + std::string(g.str(a.key)) + "=" + std::string(g.str(a.value));
+    }
+    out += " frame=" + std::string(g.str(n.frame)) + "\n";
+  }
+  out += "outputs";
+  for (const ValueRef& r : g.outputs) out += " " + std::to_string(r.node);
+  return out;
+}
+
+// The records of a save file are read through one cache of strings, tails
+// and types (IrBlockCache): each must still parse as it does alone, with
+// its own outputs, and a tag that draws a warning draws it in every record.
+TEST(SaveFileTest, RecordsReadThroughOneCacheParseAsEachAlone) {
+  const std::vector<std::string> blocks = {
+      "IR {\n"
+      "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
+      "  %1 = f32[4,8]{1,0} aten::relu(%0), location=fwd@m.py:3, ROOT=0\n"
+      "}\n",
+      "IR {\n"
+      "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
+      "  %1 = (f32[4,8]{1,0}, s64[4]{0}) aten::max(%0), dim=1, oddtag\n"
+      "  %2 = f32[4,8]{1,0} aten::relu(%0), location=fwd@m.py:3\n"
+      "  %3 = f32[4,8]{1,0} aten::add(%2, %1.0), ROOT=1\n"
+      "  %4 = s64[4]{0} aten::neg(%1.1), ROOT=0\n"
+      "}\n",
+      "IR {\n"
+      "  %0 = [Float[4, 8]] lazy_tensors::device_data(), device=CPU0\n"
+      "  %1 = [Float[4, 8]] aten::relu(%0), location=fwd@m.py:3, ROOT=0\n"
+      "  %2 = [Long[4]] aten::neg(%0), oddtag, ROOT=1\n"
+      "}\n",
+      "IR {\n"
+      "  %0 = f32[4,8]{0,1} xla::device_data(), xla_shape=f32[4,8]{0,1}, device=CPU:0\n"
+      "  %1 = f32[4,8]{1,0} aten::relu(%0), location=fwd@m.py:3, ROOT=0\n"
+      "}\n",
+  };
+  std::string text;
+  // No record repeats the one before it: that one is folded, not parsed.
+  const std::vector<size_t> order = {0, 1, 2, 3, 1, 0, 2, 3, 0, 1};
+  for (size_t b : order) text += "[ScheduleSyncTensorsGraph]\n## BEGIN_GRAPH\n" + blocks[b] + "\n";
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(text, &warnings);
+  ASSERT_EQ(gs.size(), order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    absl::StatusOr<Graph> alone = ParseIrText(blocks[order[i]], "alone.txt");
+    ASSERT_TRUE(alone.ok()) << alone.status().message();
+    EXPECT_EQ(GraphBody(gs[i]), GraphBody(*alone)) << "record " << i;
+  }
+  size_t odd = 0;
+  for (const Diagnostic& d : warnings) {
+    odd += d.message.find("not key=value: 'oddtag'") != std::string::npos;
+  }
+  EXPECT_EQ(odd, 5u);  // the records of blocks 1 and 2
+}
+
+// A block's vectors are sized by its own node lines: blocks indented under
+// their markers were each sized for every line left in the file.
+TEST(SaveFileTest, IndentedBlocksAreSizedByTheirOwnNodes) {
+  std::string text;
+  for (int r = 0; r < 2000; ++r) {
+    // Two records in turn: a repeat of the one before would be folded.
+    text += std::string("[ScheduleSyncTensorsGraph]\n## BEGIN_GRAPH\n") +
+            "  IR {\n"
+            "    %0 = f32[4]{0} xla::device_data(), device=CPU:0\n"
+            "    %1 = f32[4]{0} " + (r % 2 ? "aten::neg" : "aten::relu") + "(%0), ROOT=0\n"
+            "  }\n"
+            "## END_GRAPH\n\n";
+  }
+  std::vector<Graph> gs = MustParse(text);
+  ASSERT_EQ(gs.size(), 2000u);
+  for (size_t i : {0, 1000}) {
+    EXPECT_EQ(gs[i].nodes.size(), 2u);
+    EXPECT_LE(gs[i].nodes.capacity(), 4u);
+  }
+}
+
+}  // namespace
+}  // namespace graphdiff

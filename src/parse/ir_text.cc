@@ -20,6 +20,40 @@
 #include "parse/lines.h"
 
 namespace graphdiff {
+
+// The tables a block parser reads through (BlockParser); a parser without
+// an IrBlockCache has its own. Every table stops growing at a cap, so a
+// hostile text of unique spellings costs no more memory than its nodes.
+struct IrBlockCache::Tables {
+  // Ops, attribute keys and values (InternCommon).
+  absl::flat_hash_map<std::string_view, StrId, StringViewHash> common;
+  // Result types by spelling. `list` is kept only when the tables outlive
+  // a graph; `graph`, `first` and `count` are the range the spelling has
+  // in the graph numbered `graph` (Graph::types), where its nodes share it.
+  struct Type {
+    TypeList list;
+    uint32_t graph = 0;
+    uint32_t first = 0;
+    uint32_t count = 0;
+  };
+  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> type_index;
+  std::vector<Type> types;
+  // Attribute tails by spelling (ParseAttrs).
+  struct Tail {
+    AttrList attrs;
+    StrId frame;
+  };
+  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> tail_index;
+  std::vector<Tail> tails;
+  // Graphs parsed through these tables; the current one's number.
+  uint32_t graphs = 0;
+};
+
+IrBlockCache::IrBlockCache() : tables_(std::make_unique<Tables>()) {}
+IrBlockCache::~IrBlockCache() = default;
+IrBlockCache::IrBlockCache(IrBlockCache&&) noexcept = default;
+IrBlockCache& IrBlockCache::operator=(IrBlockCache&&) noexcept = default;
+
 namespace {
 
 constexpr uint32_t kNoNode = std::numeric_limits<uint32_t>::max();
@@ -123,14 +157,17 @@ class BlockParser {
  public:
   BlockParser(std::string_view text, std::string_view source,
               const ParseOptions& options, std::vector<Diagnostic>* warnings,
-              size_t expected_nodes, StringPool* shared_pool)
+              size_t expected_nodes, StringPool* shared_pool, IrBlockCache* cache)
       : text_(text),
         source_(source),
         options_(options),
         warnings_(warnings),
         ids_(expected_nodes),
         shared_(shared_pool != nullptr),
-        intern_names_(shared_ && expected_nodes <= kInternNamesUpTo) {
+        intern_names_(shared_ && expected_nodes <= kInternNamesUpTo),
+        kept_(shared_ && cache != nullptr),
+        t_(kept_ ? &cache->tables() : &own_),
+        graph_no_(++t_->graphs) {
     graph_.kind = GraphKind::kIr;
     graph_.source.file = std::string(source);
     graph_.nodes.reserve(expected_nodes);
@@ -170,18 +207,21 @@ class BlockParser {
   // those are answered by one lookup of the whole tail.
   absl::Status ParseAttrs(std::string_view line, uint32_t line_no, size_t pos,
                           Node* node);
+  // Sets `*uncached` for a tail the cache must not answer: a ROOT= tail is
+  // an output's own, parsed each time to record the output, and a tag that
+  // is not key=value draws a warning in each block that has it.
   absl::Status ParseAttrsSlow(std::string_view line, uint32_t line_no, size_t pos,
-                              Node* node, bool* has_root);
+                              Node* node, bool* uncached);
   // Interns a string that repeats across nodes (ops, attribute keys and
   // values). A small table keyed by views into the text answers most calls
   // without touching the graph's pool, whose table holds every node name
   // and so misses the cache on each probe.
   StrId InternCommon(std::string_view s) {
     if (s.empty()) return StrId{};
-    auto it = common_.find(s);
-    if (it != common_.end()) return it->second;
+    auto it = t_->common.find(s);
+    if (it != t_->common.end()) return it->second;
     StrId id = graph_.intern(s);
-    if (common_.size() < kMaxCommonStrings) common_.emplace(s, id);
+    if (t_->common.size() < kMaxCommonStrings) t_->common.emplace(s, id);
     return id;
   }
   // Outputs a node is known to have: its result types, or `num_outputs=`
@@ -198,20 +238,13 @@ class BlockParser {
   // names are interned when it is small (intern_names.h).
   const bool shared_;
   const bool intern_names_;
-  absl::flat_hash_map<std::string_view, StrId, StringViewHash> common_;
+  // Whether the tables are a cache's, kept for the blocks after this one.
+  const bool kept_;
+  IrBlockCache::Tables own_;
+  IrBlockCache::Tables* const t_;
+  const uint32_t graph_no_;  // this graph's number in *t_
   std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
-  struct TypeRange {
-    uint32_t first;
-    uint32_t count;
-  };
-  absl::flat_hash_map<std::string_view, TypeRange, StringViewHash> type_cache_;
   TypeList type_scratch_;
-  struct CachedTail {
-    AttrList attrs;
-    StrId frame;
-  };
-  absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> tail_cache_;
-  std::vector<CachedTail> cached_tails_;
   std::vector<ValueRef> operand_scratch_;
   std::vector<Attr> attr_scratch_;
   bool warned_attr_ = false;
@@ -220,17 +253,31 @@ class BlockParser {
 
 bool BlockParser::ParseType(std::string_view type_text, Node* node,
                             size_t* error_at, std::string_view* error) {
-  auto it = type_cache_.find(type_text);
-  if (it != type_cache_.end()) {
-    node->first_type = it->second.first;
-    node->type_count = it->second.count;
+  auto it = t_->type_index.find(type_text);
+  if (it != t_->type_index.end()) {
+    IrBlockCache::Tables::Type& type = t_->types[it->second];
+    if (type.graph != graph_no_) {
+      // Read by an earlier block: its types are copied in, not parsed.
+      graph_.SetResults(*node, absl::MakeConstSpan(type.list.data(), type.list.size()));
+      type.graph = graph_no_;
+      type.first = node->first_type;
+      type.count = node->type_count;
+      return true;
+    }
+    node->first_type = type.first;
+    node->type_count = type.count;
     return true;
   }
   type_scratch_.clear();
   if (!ParseIrType(type_text, &graph_, &type_scratch_, error_at, error)) return false;
   graph_.SetResults(*node, absl::MakeConstSpan(type_scratch_.data(), type_scratch_.size()));
-  if (type_cache_.size() < kMaxCachedTypes) {
-    type_cache_.emplace(type_text, TypeRange{node->first_type, node->type_count});
+  if (t_->types.size() < kMaxCachedTypes) {
+    t_->type_index.emplace(type_text, static_cast<uint32_t>(t_->types.size()));
+    IrBlockCache::Tables::Type& type = t_->types.emplace_back();
+    if (kept_) type.list = type_scratch_;
+    type.graph = graph_no_;
+    type.first = node->first_type;
+    type.count = node->type_count;
   }
   return true;
 }
@@ -401,26 +448,24 @@ uint32_t BlockParser::OutputsKnown(uint32_t index) const {
 absl::Status BlockParser::ParseAttrs(std::string_view line, uint32_t line_no,
                                      size_t pos, Node* node) {
   std::string_view tail = line.substr(pos);
-  auto it = tail_cache_.find(tail);
-  if (it != tail_cache_.end()) {
-    const CachedTail& cached = cached_tails_[it->second];
+  auto it = t_->tail_index.find(tail);
+  if (it != t_->tail_index.end()) {
+    const IrBlockCache::Tables::Tail& cached = t_->tails[it->second];
     node->attrs = cached.attrs;
     node->frame = cached.frame;
     return absl::OkStatus();
   }
-  bool has_root = false;
-  if (absl::Status s = ParseAttrsSlow(line, line_no, pos, node, &has_root); !s.ok()) return s;
-  // A ROOT= tail is an output's own; it must be parsed each time to record
-  // the output.
-  if (!has_root && tail_cache_.size() < kMaxCachedTails) {
-    tail_cache_.emplace(tail, static_cast<uint32_t>(cached_tails_.size()));
-    cached_tails_.push_back(CachedTail{node->attrs, node->frame});
+  bool uncached = false;
+  if (absl::Status s = ParseAttrsSlow(line, line_no, pos, node, &uncached); !s.ok()) return s;
+  if (!uncached && t_->tails.size() < kMaxCachedTails) {
+    t_->tail_index.emplace(tail, static_cast<uint32_t>(t_->tails.size()));
+    t_->tails.push_back(IrBlockCache::Tables::Tail{node->attrs, node->frame});
   }
   return absl::OkStatus();
 }
 
 absl::Status BlockParser::ParseAttrsSlow(std::string_view line, uint32_t line_no,
-                                         size_t pos, Node* node, bool* has_root) {
+                                         size_t pos, Node* node, bool* uncached) {
   attr_scratch_.clear();
   while (pos < line.size()) {
     if (line[pos] == ',') {
@@ -440,6 +485,7 @@ absl::Status BlockParser::ParseAttrsSlow(std::string_view line, uint32_t line_no
     std::string_view item = line.substr(pos, end - pos);
     size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
+      *uncached = true;
       if (!warned_attr_) {
         warned_attr_ = true;
         AddWarning(warnings_, options_.max_warnings, source_, line_no,
@@ -458,7 +504,7 @@ absl::Status BlockParser::ParseAttrsSlow(std::string_view line, uint32_t line_no
                      "ROOT= expects the output position, a non-negative integer");
       }
       roots_.emplace_back(k, static_cast<uint32_t>(graph_.nodes.size() - 1));
-      *has_root = true;
+      *uncached = true;
     } else if (key == "xla_shape") {
       // Redundant with the result type.
     } else if (key == "location") {
@@ -481,20 +527,29 @@ absl::Status BlockParser::Finish() {
 }
 
 size_t EstimateNodes(std::string_view text, size_t begin, size_t max_nodes) {
-  // Count lines up to the first closing brace at column 0: one cheap pass
-  // that lets every vector be sized once. memchr per line, not memmem for
-  // "\n}" plus a count: glibc's memmem is slow on two-byte needles.
+  // The node lines up to where ParseIrBlock stops (a closing brace, another
+  // record, any line neither a node, an elision nor blank): one cheap pass
+  // that lets every vector be sized once, exactly for a whole block. Lines
+  // to the first brace at column 0 were counted before, and a save file of
+  // indented blocks sized each graph for the rest of the file (22 GB for a
+  // 16 MB file). memchr per line, not memmem for "\n}": glibc's memmem is
+  // slow on two-byte needles.
   const char* p = text.data() + begin;
   const char* end = text.data() + text.size();
-  size_t lines = 0;
-  while (p < end && lines <= max_nodes) {
+  size_t nodes = 0;
+  while (nodes <= max_nodes) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     if (nl == nullptr) break;
-    ++lines;
     p = nl + 1;
-    if (p < end && *p == '}') break;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    if (p == end) break;
+    if (*p == '%') {
+      ++nodes;
+    } else if (*p != '\n' && *p != '\r' && *p != '.') {
+      break;
+    }
   }
-  return std::min(lines + 1, max_nodes + 1);
+  return std::min(nodes, max_nodes + 1);
 }
 
 // `...` (or `... 120 more lines`): whoever pasted the dump left nodes out.
@@ -523,9 +578,11 @@ absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
                                    uint32_t begin_line, std::string_view source,
                                    const ParseOptions& options,
                                    std::vector<Diagnostic>* warnings,
-                                   IrBlockEnd* end, StringPool* shared_pool) {
+                                   IrBlockEnd* end, StringPool* shared_pool,
+                                   IrBlockCache* cache) {
   BlockParser parser(text, source, options, warnings,
-                     EstimateNodes(text, begin, options.max_nodes_per_graph), shared_pool);
+                     EstimateNodes(text, begin, options.max_nodes_per_graph), shared_pool,
+                     cache);
   LineReader lines(text.substr(begin), begin_line);
   std::string_view line;
   uint32_t elisions = 0, first_elision = 0;

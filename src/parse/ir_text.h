@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -25,17 +26,38 @@ struct IrBlockEnd {
   bool truncated = false;
 };
 
+// What IR blocks parsed one after another from one text into one shared
+// pool keep for the next block: strings, attribute tails and result types
+// already read. A save file of 10^5 small records built and freed these
+// tables once a record, and parsed every record's types again. Its entries
+// are views into that text and ids in that pool: a cache serves one text
+// and one pool for its whole life.
+class IrBlockCache {
+ public:
+  struct Tables;
+  IrBlockCache();
+  ~IrBlockCache();
+  IrBlockCache(IrBlockCache&&) noexcept;
+  IrBlockCache& operator=(IrBlockCache&&) noexcept;
+  Tables& tables() { return *tables_; }
+
+ private:
+  std::unique_ptr<Tables> tables_;
+};
+
 // Parses the `IR { ... }` block whose `IR {` line starts at byte `begin` of
 // `text`; that line has number `begin_line`. Everything after the closing
 // brace is left to the caller. Errors and warnings cite `source` and point
 // into `text`. With `shared_pool`, the graph's strings are that pool's
 // (StringPool::Share), left for the caller to seal (ShrinkToFit) once its
-// last graph is made.
+// last graph is made; with `cache` too, what earlier blocks of `text` read
+// into that pool is reused (IrBlockCache).
 absl::StatusOr<Graph> ParseIrBlock(std::string_view text, size_t begin,
                                    uint32_t begin_line, std::string_view source,
                                    const ParseOptions& options,
                                    std::vector<Diagnostic>* warnings,
-                                   IrBlockEnd* end, StringPool* shared_pool = nullptr);
+                                   IrBlockEnd* end, StringPool* shared_pool = nullptr,
+                                   IrBlockCache* cache = nullptr);
 
 // True when `line` opens an IR block: `IR {`, possibly indented.
 bool IsIrBlockStart(std::string_view line);

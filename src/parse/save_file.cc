@@ -6,6 +6,7 @@
 // to the one before it (a cache hit) is counted, not parsed again.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -95,7 +96,9 @@ std::vector<std::string> ParseHashes(std::string_view rest) {
   rest = Strip(rest);
   if (StartsWith(rest, "(")) rest.remove_prefix(1);
   if (!rest.empty() && rest.back() == ')') rest.remove_suffix(1);
+  // Sized once: the list is kept in the graph as it is made here.
   std::vector<std::string> out;
+  out.reserve(static_cast<size_t>(std::count(rest.begin(), rest.end(), ',')) + 1);
   for (std::string_view h : Split(rest, ",")) {
     h = Strip(h);
     if (!h.empty()) out.emplace_back(h);
@@ -215,8 +218,10 @@ class SaveFileParser {
   std::vector<Graph> graphs_;
   // The records' graphs share one pool (ParseIrBlock), as an HLO text's
   // modules do: they repeat one another's node names (`%0`, `%1`, ...),
-  // ops, types and attributes. Sealed by SealPools once all are made.
+  // ops, types and attributes. Sealed by SealPools once all are made. The
+  // cache keeps what one record read into the pool for the next.
   StringPool pool_;
+  IrBlockCache cache_;
   RecordHeader header_;
   bool in_body_ = false;  // after `## BEGIN_GRAPH`, before the body
   // The last record that produced graphs: graphs_[record_begin_, end) and
@@ -226,7 +231,8 @@ class SaveFileParser {
   bool folded_ = false;
   RecordHeader prev_header_;
   std::string_view prev_body_;
-  uint32_t prev_body_lines_ = 0;
+  static constexpr uint32_t kUncounted = std::numeric_limits<uint32_t>::max();
+  uint32_t prev_body_lines_ = kUncounted;  // line breaks in prev_body_
 
   // Piece mode (RunPiece): the first record it parsed, and whether a record
   // was skipped before it, for folding across the cut.
@@ -265,7 +271,8 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
                                     options_.max_graphs));
   }
   record_begin_ = graphs_.size();
-  for (Graph& g : graphs) {
+  for (size_t k = 0; k < graphs.size(); ++k) {
+    Graph& g = graphs[k];
     uint32_t index = static_cast<uint32_t>(graphs_.size());
     GraphSource& src = g.source;
     src.file = std::string(source_);
@@ -273,7 +280,13 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
     src.last_line = last_line;
     if (!header_.graph_name.empty()) src.graph_name = header_.graph_name;
     src.frames = header_.frames;
-    src.hashes = header_.hashes;
+    // The last graph takes the hashes: folding and joining compare
+    // headers by frames and name only.
+    if (k + 1 == graphs.size()) {
+      src.hashes = std::move(header_.hashes);
+    } else {
+      src.hashes = header_.hashes;
+    }
     src.record_index = index;
     src.repeat_count = 1;
     if (!header_.graph_name.empty()) {
@@ -301,7 +314,7 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
   prev_header_ = std::move(header_);
   header_ = RecordHeader();
   prev_body_ = body;
-  prev_body_lines_ = static_cast<uint32_t>(std::count(body.begin(), body.end(), '\n'));
+  prev_body_lines_ = kUncounted;
   return absl::OkStatus();
 }
 
@@ -310,13 +323,19 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
   // body runs from `IR {` through its closing brace line.
   if (have_record_ && text_.size() - offset >= prev_body_.size() &&
       FoldIntoPrevious(text_.substr(offset, prev_body_.size()))) {
+    // Counted at the first repeat: a pass over every record's body was a
+    // tenth of reading a file of small records.
+    if (prev_body_lines_ == kUncounted) {
+      prev_body_lines_ =
+          static_cast<uint32_t>(std::count(prev_body_.begin(), prev_body_.end(), '\n'));
+    }
     Seek(offset + prev_body_.size(), line + prev_body_lines_);
     return absl::OkStatus();
   }
   IrBlockEnd end;
   record_warn_begin_ = warnings_ ? warnings_->size() : 0;
   absl::StatusOr<Graph> g =
-      ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end, &pool_);
+      ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end, &pool_, &cache_);
   if (!g.ok()) {
     if (end.truncated && !last_piece_) {
       return absl::AbortedError("an IR block runs past the end of its piece");
@@ -389,6 +408,7 @@ absl::StatusOr<std::vector<Graph>> SaveFileParser::Run() {
                       "no graph found: expected '[ScheduleSyncTensorsGraph]' records "
                       "or 'IR {' blocks");
   }
+  cache_ = IrBlockCache();
   pool_ = StringPool();
   SealPools(graphs_);
   return std::move(graphs_);
