@@ -60,6 +60,14 @@ TEST(LogPrefix, RecognisesCommonShapes) {
   EXPECT_EQ(LogPrefixLength("2021-04-19 13:28:12 host-7 [3]   Value: 4"), 31u);
   EXPECT_EQ(LogPrefixLength("[rank1]:Metric: CompileTime"), 8u);
   EXPECT_EQ(LogPrefixLength("[default0]:   TotalSamples: 2"), 12u);
+  // torchrun's tag, then the worker's own logger header with no space between.
+  const std::string glog = "[rank0]:V1205 10:00:00.123000 42 torch/_dynamo/output_graph.py:1150] ";
+  EXPECT_EQ(LogPrefixLength(glog + "IR {"), glog.size());
+  EXPECT_EQ(LogPrefixLength(glog + "[0/0] [__graph_code] def forward(self)"),
+            glog.size() + std::string("[0/0] [__graph_code] ").size());
+  EXPECT_EQ(LogPrefixLength("[rank3]:" + torch + "Metric: CompileTime"),
+            8 + torch.size());
+  EXPECT_EQ(LogPrefixLength("[rank12]:INFO:root:  TotalSamples: 2"), 19u);
 }
 
 TEST(LogPrefix, LeavesDumpTextAlone) {
@@ -86,7 +94,9 @@ TEST(TolerantRead, LogPrefixesOnEveryFormat) {
     ASSERT_TRUE(plain.ok()) << plain.status();
     for (const std::string& p : {prefix, std::string("I1230 12:00:00.000123 42 file.cc:45] "),
                                  std::string("INFO:root:"), std::string("[rank3]:"),
-                                 std::string("[default0]: "), std::string("[2] ")}) {
+                                 std::string("[default0]: "), std::string("[2] "),
+                                 std::string("[rank1]:I1230 12:00:00.000123 42 file.cc:45] "),
+                                 "[rank0]:" + prefix}) {
       std::string logged = PrefixEveryLine(text, p);
       EXPECT_EQ(DetectFormat(logged), plain->format) << file << " with " << p;
       absl::StatusOr<ParsedText> read = ParseText(logged, file);

@@ -185,9 +185,42 @@ bool IsLoggerName(std::string_view w) {
   return true;
 }
 
+// torchrun's `[rank0]:` or `[default0]:` at the start of `s`: its length,
+// or 0.
+size_t TorchrunTagLength(std::string_view s) {
+  if (s.size() < 4 || s[0] != '[') return 0;
+  for (std::string_view tag : {std::string_view("rank"), std::string_view("default")}) {
+    if (s.compare(1, tag.size(), tag) != 0) continue;
+    const size_t n = Digits(s, 1 + tag.size());
+    const size_t close = 1 + tag.size() + n;
+    if (n > 0 && s.compare(close, 2, "]:") == 0) return close + 2;
+  }
+  return 0;
+}
+
+// LogPrefixLength without a torchrun tag in front.
+size_t UntaggedPrefixLength(std::string_view s);
+
 }  // namespace
 
+// torchrun tags each line a worker writes, and a worker that logs writes
+// its own header after the tag: `[rank0]:V1205 10:00:00.123000 42
+// torch/_dynamo/output_graph.py:1150] `, `[rank0]:[2024-04-30 17:13:04,191]
+// [0/0] torch._dynamo.output_graph: [DEBUG] `. The tag is an anchor on its
+// own (`[rank0]:Metric: CompileTime`), but a header right after it, with no
+// space between them, was read as the dump's text.
 size_t LogPrefixLength(std::string_view s) {
+  if (const size_t tag = TorchrunTagLength(s); tag > 0 && tag < s.size()) {
+    if (const size_t header = UntaggedPrefixLength(s.substr(tag)); header > 0) {
+      return tag + header;
+    }
+  }
+  return UntaggedPrefixLength(s);
+}
+
+namespace {
+
+size_t UntaggedPrefixLength(std::string_view s) {
   if (s.empty() || IsSpace(s[0])) return 0;
   bool anchored = false;
   size_t p = 0;
@@ -245,8 +278,6 @@ size_t LogPrefixLength(std::string_view s) {
   if (p < s.size() && IsSpace(s[p])) ++p;
   return p;
 }
-
-namespace {
 
 // `[3] ` alone is too weak to call a prefix on one line; on nearly every line
 // of a file it is a rank tag. Length of it, or 0.
