@@ -553,6 +553,17 @@ TEST(FxCodeTest, ResNet18DynamoGraph) {
   EXPECT_EQ(g.outputs[0], (ValueRef{Index(g, "l__self___fc"), 0}));
 }
 
+// `name` is typed f32[s0, 4] in `g`.
+void ExpectF32S0By4(const Graph& g, const char* name) {
+  const Node* n = Find(g, name);
+  ASSERT_NE(n, nullptr) << name;
+  const TensorType& t = g.result(*n, 0);
+  EXPECT_EQ(t.dtype, DType::kF32) << name;
+  ASSERT_EQ(t.dims.size(), 2u) << name;
+  EXPECT_EQ(g.str(t.dims[0].symbol()), "s0") << name;
+  EXPECT_EQ(t.dims[1], Dim::Static(4)) << name;
+}
+
 // A quoted annotation is parsed once for the dump: a later graph that
 // spells it again gets the same type, and a symbol's attribute, as the
 // first.
@@ -570,15 +581,45 @@ TEST(FxCodeTest, AnnotationsSpelledAgainInALaterGraphParseTheSame) {
     ASSERT_NE(sym, nullptr);
     EXPECT_EQ(Attr(g, sym, "sym"), "s0");
     EXPECT_EQ(FormatResults(g, *sym), FormatResults(gs[0], *Find(gs[0], "primals_2")));
+    ExpectF32S0By4(g, "relu");
     const TensorType& t = g.result(*relu, 0);
-    EXPECT_EQ(t.dtype, DType::kF32);
-    ASSERT_EQ(t.dims.size(), 2u);
-    EXPECT_EQ(g.str(t.dims[0].symbol()), "s0");
-    EXPECT_EQ(t.dims[1], Dim::Static(4));
     EXPECT_EQ(std::vector<int64_t>(t.strides.begin(), t.strides.end()),
               (std::vector<int64_t>{4, 1}));
     EXPECT_EQ(g.str(t.device), "cpu");
     EXPECT_EQ(FormatResults(g, *relu), FormatResults(g, *Find(g, "primals_1")));
+  }
+}
+
+// So is an unquoted one (torch 2.0's print_readable), by its span of the
+// dump: a later graph that spells it again, or spells it with other spaces,
+// gets the type the first graph's spelling parsed to.
+TEST(FxCodeTest, UnquotedAnnotationsSpelledAgainParseTheSame) {
+  const std::string graph =
+      "class <lambda>(torch.nn.Module):\n"
+      "    def forward(self, arg0_1: f32[s0, 4], arg1_1: Sym(s0), arg2_1: i64[]):\n"
+      "        relu: f32[s0, 4] = torch.ops.aten.relu.default(arg0_1)\n"
+      "        neg: f32[s0,4] = torch.ops.aten.neg.default(relu)\n"
+      "        add: i64[] = torch.ops.aten.add.Tensor(arg2_1, 1)\n"
+      "        view: f32[8] = torch.ops.aten.view.default(neg, [8])\n"
+      "        return (view, arg1_1, add)\n"
+      "        \n";
+  std::vector<Graph> gs = ParseOk(graph + graph + graph);
+  ASSERT_EQ(gs.size(), 3u);
+  for (const Graph& g : gs) {
+    for (const char* name : {"arg0_1", "relu", "neg"}) ExpectF32S0By4(g, name);
+    const Node* sym = Find(g, "arg1_1");
+    ASSERT_NE(sym, nullptr);
+    EXPECT_EQ(Attr(g, sym, "sym"), "s0");
+    EXPECT_EQ(FormatResults(g, *sym), FormatResults(gs[0], *Find(gs[0], "arg1_1")));
+    const Node* add = Find(g, "add");
+    ASSERT_NE(add, nullptr);
+    EXPECT_EQ(g.result(*add, 0).dtype, DType::kS64);
+    EXPECT_TRUE(g.result(*add, 0).rank_known);
+    EXPECT_TRUE(g.result(*add, 0).dims.empty());
+    const Node* view = Find(g, "view");
+    ASSERT_NE(view, nullptr);
+    ASSERT_EQ(g.result(*view, 0).dims.size(), 1u);
+    EXPECT_EQ(g.result(*view, 0).dims[0], Dim::Static(8));
   }
 }
 
@@ -596,6 +637,7 @@ TEST(FxCodeTest, AGraphParsesTheSameAfterAnyOther) {
   std::vector<std::string> texts = {
       ReadTestdata("fixtures/fx/aot_graphs_v2_4.log"),
       ReadTestdata("fixtures/fx/invoke_subgraph_v2_6.py"),
+      ReadTestdata("fixtures/fx/print_readable_v2_0.py"),
       ReadTestdata("generated/mlp/fx_aot_backward.txt"),
       ReadTestdata("generated/transformer_block/fx_symbolic_trace.txt"),
       big,

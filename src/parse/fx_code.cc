@@ -181,6 +181,10 @@ class FxBuilder {
     bool typed = false;
   };
   absl::flat_hash_map<std::string_view, ParsedAnnotation, NameHash> annotations_;
+  // The same for an unquoted annotation on one line (`mul: f32[2, 4] =`),
+  // keyed by its span of the dump: its parse is that of its tokens
+  // rendered, which was a tenth of reading a file of small typed graphs.
+  absl::flat_hash_map<std::string_view, ParsedAnnotation, NameHash> span_annotations_;
   static constexpr size_t kMaxAnnotations = 65536;
   std::vector<FxParam> params_;
   std::vector<FxPendingType> pending_types_;
@@ -564,27 +568,37 @@ absl::Status FxBuilder::AddArg(uint32_t node, uint32_t e, StrId key) {
   return absl::OkStatus();
 }
 
+// An annotation's text is a view into the dump, and its ids are good in
+// every graph parsed after it (one pool): parsed once for the whole dump. A
+// quoted one is its contents; an unquoted one on one line is its span,
+// parsed as its tokens render (Render, without references), and the same
+// tokens render the same text.
 void FxBuilder::Annotate(uint32_t ann, TensorType* type, StrId* symbol, bool* typed) {
   const FxExpr& a = arena_[ann];
-  if (a.kind != FxExprKind::kString) {
+  const bool quoted = a.kind == FxExprKind::kString;
+  auto parse = [&](TensorType* t, StrId* sym) {
+    if (quoted) return ParseFxTypeAnnotation(StringContents(toks_[a.first].text), g_, t, sym);
     refs_.clear();
     scratch_.clear();
     Render(a.first, a.last, &scratch_);
-    *typed = ParseFxTypeAnnotation(scratch_, g_, type, symbol);
+    return ParseFxTypeAnnotation(scratch_, g_, t, sym);
+  };
+  if (!quoted && (a.last <= a.first || toks_[a.first].line != toks_[a.last - 1].line)) {
+    *typed = parse(type, symbol);
     return;
   }
-  // A quoted annotation is a view into the dump, and its ids are good in
-  // every graph parsed after it (one pool): parsed once for the whole dump.
-  const std::string_view text = StringContents(toks_[a.first].text);
-  auto it = annotations_.find(text);
-  if (it == annotations_.end()) {
-    if (annotations_.size() >= kMaxAnnotations) {
-      *typed = ParseFxTypeAnnotation(text, g_, type, symbol);
+  auto& cache = quoted ? annotations_ : span_annotations_;
+  const std::string_view key =
+      quoted ? StringContents(toks_[a.first].text) : SourceSpan(a.first, a.last);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= kMaxAnnotations) {
+      *typed = parse(type, symbol);
       return;
     }
     ParsedAnnotation parsed;
-    parsed.typed = ParseFxTypeAnnotation(text, g_, &parsed.type, &parsed.symbol);
-    it = annotations_.emplace(text, std::move(parsed)).first;
+    parsed.typed = parse(&parsed.type, &parsed.symbol);
+    it = cache.emplace(key, std::move(parsed)).first;
   }
   *type = it->second.type;
   *symbol = it->second.symbol;
