@@ -87,6 +87,42 @@ TEST(GraphTypes, ChangingASharedRangeLeavesTheOtherNodeAlone) {
   EXPECT_EQ(FormatResults(g, g.nodes[0]), "f32[4]");
 }
 
+// A graph that gives node after node a range of its own (FX typing each
+// multi-output call's outputs by a projection) grows its list as a vector
+// grows: each call moving the whole list made that quadratic. Counted in
+// moves of the list, and in what the graph typed by projections keeps.
+TEST(GraphTypes, RangesOfTheirOwnGrowTheListGeometrically) {
+  Graph g;
+  g.nodes.resize(4096);
+  const std::vector<TensorType> one = {Shape(DType::kF32, {4})};
+  g.SetResults(g.nodes[0], one);
+  size_t moves = 0;
+  const TensorType* data = g.types.data();
+  for (size_t i = 1; i < g.nodes.size(); ++i) {
+    g.nodes[i].first_type = g.nodes[0].first_type;
+    g.nodes[i].type_count = 1;
+    g.MutableResults(g.nodes[i], 2)[1] = Shape(DType::kS64, {4});
+    moves += g.types.data() != data;
+    data = g.types.data();
+  }
+  EXPECT_LE(moves, 16u);
+  EXPECT_EQ(FormatResults(g, g.nodes[4095]), "(f32[4], s64[4])");
+
+  std::string text = "def forward(self, x):\n";
+  for (int k = 0; k < 3000; ++k) {
+    text += "    m_" + std::to_string(k) + " = torch.ops.aten.foo.default(x)\n";
+  }
+  for (int k = 0; k < 3000; ++k) {
+    text += "    g_" + std::to_string(k) + ": \"f32[4]\" = m_" + std::to_string(k) + "[0]\n";
+  }
+  text += "    return (g_0,)\n";
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "fx.py");
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 1u);
+  EXPECT_EQ(FormatResults((*gs)[0], Named((*gs)[0], "m_2999")), "f32[4]");
+  EXPECT_LE((*gs)[0].types.capacity(), 2 * (*gs)[0].types.size() + 16);
+}
+
 // Lazy-tensor IR repeats a handful of type spellings over a whole graph:
 // nodes of one spelling hold one range, nodes of another their own.
 TEST(GraphTypes, IrNodesOfOneSpellingShareARange) {

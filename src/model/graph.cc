@@ -197,11 +197,20 @@ std::optional<std::string_view> Graph::attr(const Node& n,
 
 namespace {
 
+// Room for `extra` more types, grown geometrically. Reserving the exact
+// size reallocated and copied the whole list on every call: a graph that
+// types its nodes' outputs one projection at a time (a typed `getitem`
+// after each multi-output call) took time quadratic in its types.
+void ReserveMore(std::vector<TensorType>& types, size_t extra) {
+  const size_t need = types.size() + extra;
+  if (need > types.capacity()) types.reserve(std::max(need, 2 * types.capacity()));
+}
+
 // Appends a copy of types[from, from + count) and returns where it starts.
 // By index, one at a time: the source lies in the vector that grows.
 size_t AppendCopy(std::vector<TensorType>& types, size_t from, size_t count) {
   const size_t first = types.size();
-  types.reserve(first + count);
+  ReserveMore(types, count);
   for (size_t i = 0; i < count; ++i) types.push_back(types[from + i]);
   return first;
 }
@@ -221,7 +230,7 @@ void Graph::SetResults(Node& n, absl::Span<const TensorType> list) {
 }
 
 absl::Span<TensorType> Graph::MutableResults(Node& n, uint32_t count) {
-  types.reserve(types.size() + count);
+  ReserveMore(types, count);
   const size_t first = AppendCopy(types, n.first_type, std::min(count, n.type_count));
   types.resize(first + count);
   n.first_type = static_cast<uint32_t>(first);

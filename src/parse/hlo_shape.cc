@@ -39,9 +39,12 @@ bool Fail(HloScanError* error, size_t offset, const char* message) {
 bool ParseDims(std::string_view text, size_t begin, size_t end,
                DimList* dims, HloScanError* error) {
   size_t i = begin;
+  // Commas are looked for before `end` only: the last dim of a module's
+  // first shapes searched the rest of the file.
+  const std::string_view dims_text = text.substr(0, end);
   while (i < end) {
-    size_t comma = text.find(',', i);
-    if (comma == std::string_view::npos || comma > end) comma = end;
+    size_t comma = dims_text.find(',', i);
+    if (comma == std::string_view::npos) comma = end;
     std::string_view d = text.substr(i, comma - i);
     while (!d.empty() && d.front() == ' ') d.remove_prefix(1);
     while (!d.empty() && d.back() == ' ') d.remove_suffix(1);
