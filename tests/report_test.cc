@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fmt/format.h"
 #include "gmock/gmock.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
@@ -24,6 +25,12 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
 
 DiffResult ResNet() {
   absl::StatusOr<Dump> l = LoadDump(testing::TestdataPath("resnet18-xla5430/torchxla_trace_once"));
@@ -327,6 +334,69 @@ TEST(ReportText, SameVerdict) {
   std::string text = RenderDiffText(r);
   EXPECT_THAT(text, HasSubstr("Same up to numbering and order: 1 graph pair"));
   EXPECT_THAT(text, Not(HasSubstr("Findings")));
+}
+
+Finding Made(std::string id, std::string title, std::string hint, std::string graph,
+             Severity severity = Severity::kWarning) {
+  Finding f;
+  f.id = std::move(id);
+  f.severity = severity;
+  f.title = std::move(title);
+  f.hint = std::move(hint);
+  f.graph = std::move(graph);
+  return f;
+}
+
+// The brief list folds findings of one id, title and hint into the entry of
+// the first (in finding order, naming every graph), and says a hint once:
+// later entries and, in --verbose, later findings point back at the first
+// that gave it. Kept so on a dump of thousands of graphs, where each graph's
+// finding used to be compared with every entry before it.
+TEST(ReportText, FoldsSameFindingsAndRefersBackToHintsInFindingOrder) {
+  DiffResult r;
+  r.left_root = "a";
+  r.right_root = "b";
+  for (int i = 0; i < 2; ++i) {
+    GraphPairDiff p;
+    p.left_source = p.right_source = "ir.txt";
+    p.changed = 1;
+    r.pairs.push_back(p);
+  }
+  r.findings = {Made("x", "T", "H1", "g1"), Made("y", "U", "H2", "g1"),
+                Made("x", "T", "H1", "g2"), Made("z", "V", "H1", "g3"),
+                Made("x", "T", "H3", "g4"), Made("y", "U", "H2", "g5"),
+                Made("i", "I", "", "g1", Severity::kInfo)};
+  RenderOptions o;
+  o.max_items = 0;
+  std::string brief = RenderDiffText(r, o);
+  EXPECT_THAT(brief, HasSubstr("1. [warning] x: T (g1, g2)\n      hint: H1\n"
+                               "2. [warning] y: U (g1, g5)\n      hint: H2\n"
+                               "3. [warning] z: V (g3)\n      hint: as in 1.\n"
+                               "4. [warning] x: T (g4)\n      hint: H3\n"
+                               "   + 1 info finding: i x1"))
+      << brief;
+  o.verbose = true;
+  std::string verbose = RenderDiffText(r, o);
+  for (const char* hint : {"hint: H1\n", "hint: H2\n", "hint: as in 1.\n", "hint: H3\n",
+                           "hint: as in 2.\n"}) {
+    EXPECT_THAT(verbose, HasSubstr(hint));
+  }
+  EXPECT_EQ(Count(verbose, "hint: as in 1."), 2u) << verbose;
+  EXPECT_EQ(Count(verbose, "hint: H1"), 1u);
+
+  // Thousands: one entry per title, in order, each hint after the first
+  // pointing at entry 1; the same again for every title's second graph.
+  r.findings.clear();
+  for (int k = 0; k < 3000; ++k) r.findings.push_back(Made("x", fmt::format("T{}", k), "H", fmt::format("a#{}", k)));
+  for (int k = 0; k < 3000; ++k) r.findings.push_back(Made("x", fmt::format("T{}", k), "H", fmt::format("b#{}", k)));
+  o.verbose = false;
+  brief = RenderDiffText(r, o);
+  EXPECT_EQ(Count(brief, "hint: as in 1.\n"), 2999u);
+  EXPECT_THAT(brief, HasSubstr("1. [warning] x: T0 (a#0, b#0)\n      hint: H\n"));
+  EXPECT_THAT(brief, HasSubstr("\n3000. [warning] x: T2999 (a#2999, b#2999)\n"));
+  o.max_items = 8;
+  brief = RenderDiffText(r, o);
+  EXPECT_THAT(brief, HasSubstr("   ... and 2992 more (--verbose lists them)\n"));
 }
 
 // Version 1 said "same" where version 2 says "identical"; results kept from

@@ -337,5 +337,162 @@ TEST(VisualPairGraphs, OtherDumpsAreAnError) {
   EXPECT_FALSE(FindPairGraphs(*back, c.left, c.right).ok());
 }
 
+// One file per side holding `n` small IR blocks; block k has batch dim k on
+// the left and k + 3 on the right, so every pair has a finding of its own
+// while its node names ("%0" ... "%4") are those of every other block.
+struct ManyBlocksCase {
+  std::string left_text;
+  std::string right_text;
+  Dump left;
+  Dump right;
+  DiffResult result;
+  std::vector<PairGraphs> graphs;
+};
+
+std::string IrBlocks(int n, int offset) {
+  std::string out;
+  for (int k = 0; k < n; ++k) {
+    std::string t = "f32[" + std::to_string(k + offset) + "]{0}";
+    out += "IR {\n";
+    for (int i = 0; i < 5; ++i) {
+      out += "  %" + std::to_string(i) + " = " + t;
+      if (i < 2) {
+        out += " xla::device_data(), xla_shape=" + t + ", device=CPU:0";
+      } else {
+        out += " aten::add(%" + std::to_string(i - 1) + ", %" + std::to_string(i - 2) +
+               "), xla_shape=" + t;
+      }
+      out += i == 4 ? ", ROOT=0\n" : "\n";
+    }
+    out += "}\n";
+  }
+  return out;
+}
+
+const ManyBlocksCase& ManyBlocks() {
+  static const ManyBlocksCase* c = [] {
+    auto* out = new ManyBlocksCase;
+    constexpr int kBlocks = 2000;
+    out->left_text = IrBlocks(kBlocks, 0);
+    out->right_text = IrBlocks(kBlocks, 3);
+    absl::StatusOr<Dump> l = LoadDumpFromMemory("l", {{"ir.txt", out->left_text}});
+    absl::StatusOr<Dump> r = LoadDumpFromMemory("r", {{"ir.txt", out->right_text}});
+    EXPECT_TRUE(l.ok() && r.ok());
+    if (!l.ok() || !r.ok()) return out;
+    out->left = *std::move(l);
+    out->right = *std::move(r);
+    DiffOptions opts;
+    opts.threads = 1;
+    absl::StatusOr<DiffResult> d = DiffDumps(out->left, out->right, opts);
+    EXPECT_TRUE(d.ok()) << d.status();
+    if (!d.ok()) return out;
+    out->result = *std::move(d);
+    absl::StatusOr<std::vector<PairGraphs>> g =
+        FindPairGraphs(out->result, out->left, out->right);
+    EXPECT_TRUE(g.ok()) << g.status();
+    if (g.ok()) out->graphs = *std::move(g);
+    // As the CLI gives them: every pair of the file shares its text.
+    for (PairGraphs& pg : out->graphs) {
+      pg.left_text = out->left_text;
+      pg.right_text = out->right_text;
+    }
+    return out;
+  }();
+  return *c;
+}
+
+// Each pair's scene resolves the evidence of its own findings only: names
+// repeat across the graphs of one file, and resolving every finding on every
+// pair both drew other pairs' evidence and kept pairs x findings lists.
+TEST(VisualScene, EachPairOfAFileOfManyGraphsHoldsOnlyItsOwnEvidence) {
+  const ManyBlocksCase& c = ManyBlocks();
+  ASSERT_EQ(c.result.pairs.size(), 2000u);
+  ASSERT_EQ(c.graphs.size(), c.result.pairs.size());
+  ASSERT_GE(c.result.findings.size(), c.result.pairs.size());
+  const visual::PairFindings findings(c.result, &c.graphs);
+  size_t kept = 0;
+  std::vector<uint8_t> resolved(c.result.findings.size(), 0);
+  for (size_t i = 0; i < c.result.pairs.size(); ++i) {
+    ASSERT_FALSE(c.result.pairs[i].identical()) << i;
+    visual::PairScene s = visual::BuildScene(c.result, i, c.graphs[i], findings, 300);
+    for (int k = 0; k < 2; ++k) {
+      const Graph& g = *s.side[k].graph;
+      std::string label = "ir.txt#" + std::to_string(g.source.record_index);
+      kept += s.evidence[k].size();
+      for (const visual::PairScene::FindingEvidence& fe : s.evidence[k]) {
+        const Finding& f = c.result.findings[fe.finding];
+        ASSERT_EQ(f.graph, label) << "pair " << i << " holds finding " << fe.finding;
+        resolved[fe.finding] = 1;
+        for (const auto& [e, node] : fe.items) {
+          // The node the evidence names, not a namesake in another block.
+          EXPECT_EQ(g.nodes[node].line, f.evidence[e].line) << "pair " << i;
+        }
+      }
+    }
+  }
+  // Linear: a pair holds its own findings, a finding lives in one pair.
+  EXPECT_LE(kept, 2 * c.result.findings.size());
+  // And none is lost: every finding naming nodes is resolved somewhere.
+  for (size_t f = 0; f < c.result.findings.size(); ++f) {
+    bool names_nodes = false;
+    for (const Evidence& e : c.result.findings[f].evidence) names_nodes |= !e.node.empty();
+    if (names_nodes) EXPECT_TRUE(resolved[f]) << c.result.findings[f].graph;
+  }
+}
+
+// The page's evidence links lead to the node the evidence names, in the pair
+// the finding is about; before, every finding of the file linked to the
+// first drawn pair, where its node names also resolve.
+TEST(VisualHtml, EvidenceLinksOfAFileOfManyGraphsLeadToTheirOwnPair) {
+  const ManyBlocksCase& c = ManyBlocks();
+  RenderOptions o;
+  o.graphs = &c.graphs;
+  o.max_laid_out_pairs = 0;  // Graphviz adds nothing here
+  std::string html = RenderDiffHtml(c.result, o);
+  std::string id = "id=\"gd-data\">";
+  size_t begin = html.find(id);
+  ASSERT_NE(begin, std::string::npos);
+  begin += id.size();
+  nlohmann::json data =
+      nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+  ASSERT_EQ(data["findings"].size(), c.result.findings.size());
+  size_t links = 0;
+  for (size_t f = 0; f < c.result.findings.size(); ++f) {
+    const Finding& finding = c.result.findings[f];
+    std::set<uint32_t> lines;
+    for (const Evidence& e : finding.evidence) lines.insert(e.line);
+    for (const auto& where : data["findings"][f]["ev"]) {
+      ++links;
+      size_t pair = where[0].get<size_t>();
+      int side = where[1].get<int>();
+      uint32_t node = where[2].get<uint32_t>();
+      ASSERT_LT(pair, c.graphs.size());
+      const Graph& g = side == 0 ? *c.graphs[pair].left : *c.graphs[pair].right;
+      EXPECT_EQ(finding.graph, "ir.txt#" + std::to_string(g.source.record_index))
+          << "finding " << f << " links to pair " << pair;
+      ASSERT_LT(node, g.nodes.size());
+      EXPECT_EQ(lines.count(g.nodes[node].line), 1u) << "finding " << f;
+    }
+  }
+  EXPECT_GE(links, c.result.findings.size());
+  // Each pair's block shows its own dump lines, from the one shared text.
+  for (size_t pair : {size_t{0}, size_t{1234}, size_t{1999}}) {
+    std::string pid = "id=\"gd-pair-" + std::to_string(pair) + "\">";
+    size_t at = html.find(pid);
+    ASSERT_NE(at, std::string::npos);
+    at += pid.size();
+    nlohmann::json nodes = nlohmann::json::parse(html.substr(at, html.find("</script>", at) - at));
+    const Graph& g = *c.graphs[pair].right;
+    ASSERT_EQ(nodes[1]["n"].size(), g.nodes.size());
+    std::string type = "f32[" + std::to_string(g.source.record_index + 3) + "]{0}";
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      EXPECT_EQ(nodes[1]["n"][i][11].get<std::string>().rfind(
+                    std::string(g.str(g.nodes[i].name)) + " = " + type, 0),
+                0u)
+          << nodes[1]["n"][i][11];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace graphdiff

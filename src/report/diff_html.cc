@@ -11,12 +11,15 @@
 // (the terminal treatment, then the entities; see docs/hardening.md),
 // embedded data as JSON with '<' written \u003c (no `</script>` can end it),
 // SVG as Graphviz escapes its labels.
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "graphdiff/report.h"
 #include "graphdiff/sanitize.h"
@@ -75,20 +78,35 @@ std::string_view TextLine(std::string_view text, const std::vector<size_t>& star
   return out;
 }
 
+// The line starts of each dump text, each built once: the pairs of a file
+// share its text, and a table per pair was quadratic in a file of many
+// graphs. Keyed by the text's address and size (PairGraphs points into the
+// caller's copy), so it is looked up, never iterated.
+class LineStarts {
+ public:
+  const std::vector<size_t>& Of(std::string_view text) {
+    std::vector<size_t>& starts = tables_[{text.data(), text.size()}];
+    if (starts.empty() && !text.empty()) {
+      starts.push_back(0);
+      for (size_t i = 0; i + 1 < text.size(); ++i) {
+        if (text[i] == '\n') starts.push_back(i + 1);
+      }
+    }
+    return starts;
+  }
+
+ private:
+  absl::flat_hash_map<std::pair<const char*, size_t>, std::vector<size_t>> tables_;
+};
+
 // One side's nodes as compact arrays, the order the script reads them:
 // [name, op, raw op, kind, type, line, change, output mark, operands, attrs,
-// frame, dump line (only when the dump's text was given)].
+// frame, dump line (only when the dump's text was given)]. `starts`: the
+// text's line starts, empty without text.
 nlohmann::json SideData(const PairScene& s, int side, const GraphPairDiff& p,
-                        std::string_view text) {
+                        std::string_view text, const std::vector<size_t>& starts) {
   const visual::SideScene& sc = s.side[side];
   const Graph& g = *sc.graph;
-  std::vector<size_t> starts;
-  if (!text.empty()) {
-    starts.push_back(0);
-    for (size_t i = 0; i + 1 < text.size(); ++i) {
-      if (text[i] == '\n') starts.push_back(i + 1);
-    }
-  }
   nlohmann::json nodes = nlohmann::json::array();
   nlohmann::json partners = nlohmann::json::array();
   nlohmann::json changes = nlohmann::json::object();
@@ -265,23 +283,23 @@ void AppendPair(const DiffResult& r, const PairScene& s, bool layout, std::strin
   *out += "</section>\n";
 }
 
-// Evidence -> (pair, side, node) for the script's links, from the scenes
-// (the first drawn pair that resolves an item wins); evidence that names no
-// node of a drawn pair stays text.
-std::map<uint32_t, std::array<int64_t, 3>> LinkedEvidence(const std::vector<PairScene>& scenes,
-                                                          size_t finding) {
-  std::map<uint32_t, std::array<int64_t, 3>> out;
-  for (const PairScene& s : scenes) {
-    for (int k = 0; k < 2; ++k) {
-      for (const auto& [e, node] : s.evidence[k][finding]) {
-        out.emplace(e, std::array<int64_t, 3>{static_cast<int64_t>(s.pair), k, node});
+// Per finding, evidence -> (pair, side, node) for the script's links; the
+// first drawn pair that resolves an item wins. Evidence that names no node
+// of a drawn pair stays text.
+using EvidenceLinks = std::vector<std::map<uint32_t, std::array<int64_t, 3>>>;
+
+void AddLinks(const PairScene& s, EvidenceLinks* links) {
+  for (int k = 0; k < 2; ++k) {
+    for (const PairScene::FindingEvidence& fe : s.evidence[k]) {
+      for (const auto& [e, node] : fe.items) {
+        (*links)[fe.finding].emplace(
+            e, std::array<int64_t, 3>{static_cast<int64_t>(s.pair), k, node});
       }
     }
   }
-  return out;
 }
 
-void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
+void AppendFindings(const DiffResult& r, const EvidenceLinks& evidence_links,
                     nlohmann::json* data, std::string* out) {
   *out += fmt::format("<section id=\"findings\"><h2>Findings ({})</h2>\n",
                       r.findings.empty() ? "none" : report::SeverityCounts(r.findings));
@@ -292,7 +310,7 @@ void AppendFindings(const DiffResult& r, const std::vector<PairScene>& scenes,
     nlohmann::json ev = nlohmann::json::array();
     std::string links;
     size_t linked = 0;
-    std::map<uint32_t, std::array<int64_t, 3>> linked_at = LinkedEvidence(scenes, i);
+    const std::map<uint32_t, std::array<int64_t, 3>>& linked_at = evidence_links[i];
     for (uint32_t k = 0; k < f.evidence.size(); ++k) {
       const Evidence& e = f.evidence[k];
       auto at = linked_at.find(k);
@@ -366,7 +384,7 @@ void AppendMetrics(const DiffResult& r, std::string* out) {
 }  // namespace
 
 std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& options) {
-  std::vector<PairScene> scenes;
+  std::vector<size_t> drawn;
   std::vector<size_t> identical;
   std::vector<size_t> undrawn;
   for (size_t i = 0; i < result.pairs.size(); ++i) {
@@ -375,14 +393,43 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
       identical.push_back(i);
     } else if (options.graphs != nullptr && i < options.graphs->size() &&
                visual::Drawable(p, (*options.graphs)[i])) {
-      scenes.push_back(visual::BuildScene(result, i, (*options.graphs)[i],
-                                          options.max_drawn_nodes));
+      drawn.push_back(i);
     } else {
       undrawn.push_back(i);
     }
   }
+  // Each pair's scene is written out and dropped at once: kept until the
+  // end, the scenes of a dump of 10^4 graphs held every node's state. The
+  // findings list comes first on the page but needs the links the scenes
+  // resolve, so the pairs' sections wait in their own string.
+  EvidenceLinks links(result.findings.size());
+  std::string sections;
+  nlohmann::json pairs = nlohmann::json::array();
+  std::string node_blocks;
+  {
+    const visual::PairFindings findings(result, options.graphs);
+    LineStarts lines;
+    size_t laid_out = 0;
+    for (size_t i : drawn) {
+      const PairGraphs& g = (*options.graphs)[i];
+      const PairScene s = visual::BuildScene(result, i, g, findings, options.max_drawn_nodes);
+      AddLinks(s, &links);
+      // Graphviz takes a while per drawing: dumps of hundreds of differing
+      // graphs get the first ones laid out and the rest drawn on demand.
+      AppendPair(result, s, laid_out++ < options.max_laid_out_pairs, &sections);
+      const GraphPairDiff& p = result.pairs[i];
+      pairs.push_back({{"pair", i},
+                       {"name", report::PairName(p)},
+                       {"sides", nlohmann::json::array({SideMeta(s, 0, p), SideMeta(s, 1, p)})}});
+      node_blocks += fmt::format(
+          "<script type=\"application/json\" id=\"gd-pair-{}\">{}</script>\n", i,
+          ScriptJson(nlohmann::json::array(
+              {SideData(s, 0, p, g.left_text, lines.Of(g.left_text)),
+               SideData(s, 1, p, g.right_text, lines.Of(g.right_text))})));
+    }
+  }
   std::string out;
-  out.reserve(1 << 20);
+  out.reserve(std::max<size_t>(1 << 20, sections.size() + node_blocks.size() + (1 << 16)));
   out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += fmt::format("<title>graphdiff: {} vs {}</title>\n", XmlEscape(result.left_root),
@@ -407,33 +454,19 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   out += "<div class=\"gd-search\"><input id=\"gd-q\" type=\"search\" placeholder=\"find nodes "
          "by name or op (e.g. %45, expand)\" autocomplete=\"off\"> <span id=\"gd-qcount\"></span>"
          "<div id=\"gd-qres\"></div></div>\n</header>\n";
-  if (!scenes.empty()) {
+  if (!drawn.empty()) {
     out += "<nav class=\"gd-nav\">Drawings:";
-    for (const PairScene& s : scenes) {
-      out += fmt::format(" <a href=\"#pair-{}\">{}</a>", s.pair,
-                         XmlEscape(report::PairName(result.pairs[s.pair])));
+    for (size_t i : drawn) {
+      out += fmt::format(" <a href=\"#pair-{}\">{}</a>", i,
+                         XmlEscape(report::PairName(result.pairs[i])));
     }
     out += "</nav>\n";
   }
   nlohmann::json data;
-  AppendFindings(result, scenes, &data, &out);
-  nlohmann::json pairs = nlohmann::json::array();
-  std::string node_blocks;
-  size_t laid_out = 0;
-  for (const PairScene& s : scenes) {
-    // Graphviz takes a while per drawing: dumps of hundreds of differing
-    // graphs get the first ones laid out and the rest drawn on demand.
-    AppendPair(result, s, laid_out++ < options.max_laid_out_pairs, &out);
-    const GraphPairDiff& p = result.pairs[s.pair];
-    pairs.push_back({{"pair", s.pair},
-                     {"name", report::PairName(p)},
-                     {"sides", nlohmann::json::array({SideMeta(s, 0, p), SideMeta(s, 1, p)})}});
-    node_blocks += fmt::format(
-        "<script type=\"application/json\" id=\"gd-pair-{}\">{}</script>\n", s.pair,
-        ScriptJson(nlohmann::json::array(
-            {SideData(s, 0, p, (*options.graphs)[s.pair].left_text),
-             SideData(s, 1, p, (*options.graphs)[s.pair].right_text)})));
-  }
+  AppendFindings(result, links, &data, &out);
+  links = EvidenceLinks();
+  out += sections;
+  sections = std::string();
   if (!undrawn.empty()) {
     out += "<section><h2>Differing pairs not drawn</h2><ul>\n";
     for (size_t i : undrawn) {

@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "graphdiff/report.h"
 #include "report/formats.h"
@@ -35,12 +38,18 @@ void AppendList(std::string* out, std::string_view heading, const std::vector<st
                "      ");
 }
 
-// "as in 2." when an earlier finding already gave this hint.
-std::string HintText(const std::vector<Finding>& findings, size_t i) {
-  for (size_t k = 0; k < i; ++k) {
-    if (findings[k].hint == findings[i].hint) return fmt::format("as in {}.", k + 1);
+// Per finding: "as in 2." when an earlier finding already gave its hint,
+// else the hint. One pass with the first giver of each hint: looking back
+// from every finding was quadratic in a report of 10^4 findings.
+std::vector<std::string> HintTexts(const std::vector<Finding>& findings) {
+  absl::flat_hash_map<std::string_view, size_t> first;
+  std::vector<std::string> out(findings.size());
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (findings[i].hint.empty()) continue;
+    auto [at, added] = first.emplace(findings[i].hint, i);
+    out[i] = added ? findings[i].hint : fmt::format("as in {}.", at->second + 1);
   }
-  return findings[i].hint;
+  return out;
 }
 
 std::string OneLine(std::string_view text, size_t width) {
@@ -57,7 +66,11 @@ void AppendFindingsBrief(std::string* out, const std::vector<Finding>& findings,
                 "1", o.color);
   *out += "\n";
   bool serious = !findings.empty() && findings[0].severity != Severity::kInfo;
-  std::vector<std::vector<size_t>> groups;
+  std::vector<std::vector<size_t>> groups;  // in order of first member
+  // (id, title, hint) -> its group: a finding per graph of a dump of 10^4
+  // graphs made comparing each with every group quadratic.
+  absl::flat_hash_map<std::tuple<std::string_view, std::string_view, std::string_view>, size_t>
+      group_of;
   std::map<std::string, size_t> info;  // id -> findings folded into the summary line
   std::vector<std::string> info_order;
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -66,19 +79,19 @@ void AppendFindingsBrief(std::string* out, const std::vector<Finding>& findings,
       if (info[f.id]++ == 0) info_order.push_back(f.id);
       continue;
     }
-    bool merged = false;
-    for (std::vector<size_t>& g : groups) {
-      const Finding& first = findings[g[0]];
-      if (first.id == f.id && first.title == f.title && first.hint == f.hint) {
-        g.push_back(i);
-        merged = true;
-        break;
-      }
+    auto [at, added] = group_of.emplace(std::make_tuple(std::string_view(f.id),
+                                                        std::string_view(f.title),
+                                                        std::string_view(f.hint)),
+                                        groups.size());
+    if (added) {
+      groups.push_back({i});
+    } else {
+      groups[at->second].push_back(i);
     }
-    if (!merged) groups.push_back({i});
   }
-  size_t shown = report::Shown(groups.size(), std::max<size_t>(o.max_items, 1));
-  std::vector<std::string> hints;
+  // --max-items 0 lists every entry, as it does in every other list.
+  size_t shown = report::Shown(groups.size(), o.max_items);
+  absl::flat_hash_map<std::string_view, size_t> hint_at;  // hint -> first entry giving it
   for (size_t n = 0; n < shown; ++n) {
     const Finding& f = findings[groups[n][0]];
     std::string head = fmt::format("{}. [{}] {}: ", n + 1, SeverityName(f.severity), f.id);
@@ -107,17 +120,10 @@ void AppendFindingsBrief(std::string* out, const std::vector<Finding>& findings,
       *out += clipped + more + "\n";
     }
     if (!f.hint.empty()) {
-      auto seen = std::find(hints.begin(), hints.end(), f.hint);
-      std::string hint = seen == hints.end()
-                             ? f.hint
-                             : fmt::format("as in {}.", seen - hints.begin() + 1);
-      if (seen == hints.end()) {
-        hints.resize(n);
-        hints.push_back(f.hint);
-      }
+      auto [at, added] = hint_at.emplace(f.hint, n);
+      std::string hint = added ? f.hint : fmt::format("as in {}.", at->second + 1);
       *out += Wrap("hint: " + hint, o.width, indent, indent + "  ");
     }
-    if (hints.size() <= n) hints.resize(n + 1);
   }
   if (shown < groups.size()) {
     *out += fmt::format("   ... and {} more (--verbose lists them)\n", groups.size() - shown);
@@ -141,6 +147,7 @@ void AppendFindings(std::string* out, const std::vector<Finding>& findings,
                             report::SeverityCounts(findings)),
                 "1", o.color);
   *out += "\n";
+  std::vector<std::string> hints = HintTexts(findings);
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     std::string head = fmt::format("{}. [{}] {}: ", i + 1, SeverityName(f.severity), f.id);
@@ -156,7 +163,7 @@ void AppendFindings(std::string* out, const std::vector<Finding>& findings,
     if (!f.graph.empty()) *out += Wrap("graph: " + f.graph, o.width, indent, indent + "  ");
     if (!f.explanation.empty()) *out += Wrap(f.explanation, o.width, indent, indent);
     if (!f.hint.empty()) {
-      *out += Wrap("hint: " + HintText(findings, i), o.width, indent, indent + "  ");
+      *out += Wrap("hint: " + hints[i], o.width, indent, indent + "  ");
     }
     size_t total = f.evidence.size() + static_cast<size_t>(f.evidence_omitted);
     if (total > 0) {

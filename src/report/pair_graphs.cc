@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
@@ -37,14 +38,20 @@ class GraphFinder {
  public:
   explicit GraphFinder(const Dump& dump) {
     for (const DumpFile& f : dump.files) {
-      for (const Graph& g : f.graphs) graphs_[{f.path, g.name}].push_back(&g);
+      for (const Graph& g : f.graphs) graphs_[{f.path, g.name}].graphs.push_back(&g);
     }
   }
   const Graph* Take(const GraphPairDiff& p, int side) {
     auto it = graphs_.find({side == 0 ? p.left_source : p.right_source,
                             side == 0 ? p.left_graph : p.right_graph});
     if (it == graphs_.end()) return nullptr;
-    for (const Graph*& g : it->second) {
+    Bucket& b = it->second;
+    // Pairs come in dump order, so the taken graphs are mostly a prefix:
+    // skipped once, not again by every later pair of a file of 10^4
+    // unnamed graphs.
+    while (b.first < b.graphs.size() && b.graphs[b.first] == nullptr) ++b.first;
+    for (size_t k = b.first; k < b.graphs.size(); ++k) {
+      const Graph*& g = b.graphs[k];
       if (g != nullptr && Fits(p, *g, side)) {
         const Graph* found = g;
         g = nullptr;
@@ -55,7 +62,11 @@ class GraphFinder {
   }
 
  private:
-  std::map<std::pair<std::string, std::string>, std::vector<const Graph*>> graphs_;
+  struct Bucket {
+    std::vector<const Graph*> graphs;  // null once taken
+    size_t first = 0;                  // graphs before it are all taken
+  };
+  std::map<std::pair<std::string, std::string>, Bucket> graphs_;
 };
 
 }  // namespace

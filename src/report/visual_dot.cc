@@ -224,11 +224,12 @@ std::string RenderDiffDot(const DiffResult& result, const RenderOptions& options
   if (options.graphs == nullptr) {
     return out + "// no graphs were given to draw (RenderOptions::graphs)\n";
   }
+  const visual::PairFindings findings(result, options.graphs);
   for (size_t i = 0; i < result.pairs.size() && i < options.graphs->size(); ++i) {
     const GraphPairDiff& p = result.pairs[i];
     if (p.identical() || !visual::Drawable(p, (*options.graphs)[i])) continue;
-    visual::PairScene s =
-        visual::BuildScene(result, i, (*options.graphs)[i], options.max_drawn_nodes);
+    visual::PairScene s = visual::BuildScene(result, i, (*options.graphs)[i], findings,
+                                             options.max_drawn_nodes);
     out += fmt::format("digraph {} {{\n", visual::DotQuote(fmt::format("pair{}", i)));
     out += fmt::format(
         "  graph [fontname=\"Helvetica\", label={}, labelloc=t];\n"

@@ -9,11 +9,19 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
 
 namespace graphdiff::visual {
 namespace {
+
+// "a.txt" or "a.txt <-> b.txt", as DiffDumps labels findings (PairLabel in
+// analyze/diff.cc).
+std::string PairLabel(std::string_view left, std::string_view right) {
+  return left == right ? std::string(left) : fmt::format("{} <-> {}", left, right);
+}
 
 // Users of each node, as offsets into one array (CSR): memory stays linear
 // on 10^6-node graphs.
@@ -92,17 +100,19 @@ Selection Select(const PairScene& s, const Users* users[2], size_t cap) {
   return out;
 }
 
-// Resolves every finding's evidence on this pair's two graphs.
-void ResolveEvidence(const DiffResult& result, PairScene* s) {
+// Resolves the evidence of the pair's findings on its two graphs.
+void ResolveEvidence(const DiffResult& result, const std::vector<uint32_t>& findings,
+                     PairScene* s) {
   const GraphPairDiff& p = result.pairs[s->pair];
   for (int k = 0; k < 2; ++k) {
-    s->evidence[k].assign(result.findings.size(), {});
+    s->evidence[k].clear();
     const std::string& source = k == 0 ? p.left_source : p.right_source;
     const Side side = k == 0 ? Side::kLeft : Side::kRight;
     NameIndex names;
     bool indexed = false;
-    for (size_t f = 0; f < result.findings.size(); ++f) {
+    for (uint32_t f : findings) {
       const std::vector<Evidence>& ev = result.findings[f].evidence;
+      PairScene::FindingEvidence* mine = nullptr;
       for (uint32_t e = 0; e < ev.size(); ++e) {
         if (ev[e].side != side || ev[e].source != source || ev[e].node.empty()) continue;
         if (!indexed) {
@@ -110,7 +120,12 @@ void ResolveEvidence(const DiffResult& result, PairScene* s) {
           indexed = true;
         }
         int64_t node = FindNode(names, ev[e].node);
-        if (node >= 0) s->evidence[k][f].emplace_back(e, static_cast<uint32_t>(node));
+        if (node < 0) continue;
+        if (mine == nullptr) {
+          s->evidence[k].push_back({f, {}});
+          mine = &s->evidence[k].back();
+        }
+        mine->items.emplace_back(e, static_cast<uint32_t>(node));
       }
     }
   }
@@ -120,19 +135,20 @@ void GroupDeadEnds(const DiffResult& result, const Users* users[2], PairScene* s
   for (int k = 0; k < 2; ++k) {
     const Graph& g = *s->side[k].graph;
     const Users& u = *users[k];
-    std::vector<size_t> order;
-    for (size_t f = 0; f < s->evidence[k].size(); ++f) {
-      if (!s->evidence[k][f].empty()) order.push_back(f);
-    }
+    // Positions in evidence[k], which is in finding order: the stable sort
+    // breaks ties by finding.
+    std::vector<size_t> order(s->evidence[k].size());
+    for (size_t j = 0; j < order.size(); ++j) order[j] = j;
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return s->evidence[k][a].size() < s->evidence[k][b].size();
+      return s->evidence[k][a].items.size() < s->evidence[k][b].items.size();
     });
     // owner[n]: 1 + the index of the group holding n; 0 = free.
     std::vector<uint32_t> owner(g.nodes.size(), 0);
-    for (size_t f : order) {
+    for (size_t j : order) {
+      const PairScene::FindingEvidence& fe = s->evidence[k][j];
       uint32_t me = static_cast<uint32_t>(s->finding_groups[k].size() + 1);
       std::vector<uint32_t> members;
-      for (const auto& [e, n] : s->evidence[k][f]) {
+      for (const auto& [e, n] : fe.items) {
         if (owner[n] != 0 || u.start[n] != u.start[n + 1]) continue;
         owner[n] = me;
         members.push_back(n);
@@ -157,7 +173,8 @@ void GroupDeadEnds(const DiffResult& result, const Users* users[2], PairScene* s
         }
       }
       std::sort(members.begin(), members.end());
-      s->finding_groups[k].push_back({f, result.findings[f].title, std::move(members)});
+      s->finding_groups[k].push_back(
+          {fe.finding, result.findings[fe.finding].title, std::move(members)});
     }
   }
 }
@@ -189,8 +206,79 @@ bool Drawable(const GraphPairDiff& p, const PairGraphs& g) {
   return true;
 }
 
+PairFindings::PairFindings(const DiffResult& result, const std::vector<PairGraphs>* graphs)
+    : by_pair_(result.pairs.size()) {
+  // Labels as DiffDumps writes them (analyze/diff.cc, GraphLabel): a file's
+  // only graph by its path, one of several by path#record. Which of the two
+  // a file had is not in the result, so a pair answers to both, the bare
+  // path only when no other pair reads that file: a label names one graph
+  // per side either way.
+  absl::flat_hash_map<std::string_view, uint32_t> readers[2];
+  for (const GraphPairDiff& p : result.pairs) {
+    ++readers[0][p.left_source];
+    ++readers[1][p.right_source];
+  }
+  absl::flat_hash_map<std::string, std::vector<uint32_t>> pairs_by_label;
+  for (size_t i = 0; i < result.pairs.size(); ++i) {
+    const GraphPairDiff& p = result.pairs[i];
+    const PairGraphs* g = graphs != nullptr && i < graphs->size() ? &(*graphs)[i] : nullptr;
+    std::vector<std::string> names[2];
+    for (int k = 0; k < 2; ++k) {
+      const std::string& source = k == 0 ? p.left_source : p.right_source;
+      const Graph* graph = g == nullptr ? nullptr : (k == 0 ? g->left : g->right);
+      if (readers[k][source] == 1) names[k].push_back(source);
+      if (graph != nullptr) {
+        names[k].push_back(fmt::format("{}#{}", source, graph->source.record_index));
+      }
+    }
+    std::vector<std::string> labels;
+    for (const std::string& l : names[0]) {
+      for (const std::string& r : names[1]) labels.push_back(PairLabel(l, r));
+    }
+    std::sort(labels.begin(), labels.end());
+    labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
+    for (std::string& label : labels) {
+      pairs_by_label[std::move(label)].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  absl::flat_hash_set<std::string> metrics_labels;
+  for (const MetricsPairDiff& m : result.metrics) {
+    metrics_labels.insert(PairLabel(m.left_source, m.right_source));
+  }
+  // (side, file) -> findings with evidence there that no pair's label names.
+  absl::flat_hash_map<std::pair<int, std::string_view>, std::vector<uint32_t>> unowned;
+  for (uint32_t f = 0; f < result.findings.size(); ++f) {
+    const Finding& finding = result.findings[f];
+    auto it = pairs_by_label.find(finding.graph);
+    if (it != pairs_by_label.end()) {
+      for (uint32_t i : it->second) by_pair_[i].push_back(f);
+      continue;
+    }
+    if (metrics_labels.contains(finding.graph)) continue;
+    for (const Evidence& e : finding.evidence) {
+      if (!e.side || e.node.empty()) continue;
+      std::vector<uint32_t>& list = unowned[{static_cast<int>(*e.side), e.source}];
+      if (list.empty() || list.back() != f) list.push_back(f);
+    }
+  }
+  if (unowned.empty()) return;
+  for (size_t i = 0; i < result.pairs.size(); ++i) {
+    const GraphPairDiff& p = result.pairs[i];
+    std::vector<uint32_t>& mine = by_pair_[i];
+    size_t owned = mine.size();
+    for (int k = 0; k < 2; ++k) {
+      auto it = unowned.find(
+          std::pair<int, std::string_view>(k, k == 0 ? p.left_source : p.right_source));
+      if (it != unowned.end()) mine.insert(mine.end(), it->second.begin(), it->second.end());
+    }
+    if (mine.size() == owned) continue;
+    std::sort(mine.begin(), mine.end());
+    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  }
+}
+
 PairScene BuildScene(const DiffResult& result, size_t index, const PairGraphs& graphs,
-                     size_t max_drawn) {
+                     const PairFindings& findings, size_t max_drawn) {
   const GraphPairDiff& p = result.pairs[index];
   const Alignment& a = p.alignment;
   PairScene s;
@@ -236,7 +324,7 @@ PairScene BuildScene(const DiffResult& result, size_t index, const PairGraphs& g
   Users lu(*graphs.left);
   Users ru(*graphs.right);
   const Users* users[2] = {&lu, &ru};
-  ResolveEvidence(result, &s);
+  ResolveEvidence(result, findings.Of(index), &s);
   GroupDeadEnds(result, users, &s);
   Selection all = Select(s, users, std::numeric_limits<size_t>::max());
   Selection capped = Select(s, users, std::max<size_t>(max_drawn, 1));

@@ -44,9 +44,14 @@ struct PairScene {
   // One-to-many substitutions: (side holding the one node, that node); the
   // other side's partners form the group.
   std::vector<std::pair<int, uint32_t>> groups;
-  // Per side, per finding (DiffResult::findings order): the evidence items
-  // that name a node of this pair, as (evidence index, node).
-  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> evidence[2];
+  // Per side: the findings of this pair whose evidence names a node here,
+  // ascending by finding. Only those: a scene per pair of a dump of 10^4
+  // graphs must not hold a list per finding of the whole result.
+  struct FindingEvidence {
+    uint32_t finding = 0;  // index into DiffResult::findings
+    std::vector<std::pair<uint32_t, uint32_t>> items;  // (evidence index, node)
+  };
+  std::vector<FindingEvidence> evidence[2];
   // Per side: dead ends a finding explains (cited nodes nobody reads, with
   // operands only they read), drawn as one box titled by the finding, so
   // "40 dead expands" is one thing in the picture. The most specific
@@ -59,11 +64,31 @@ struct PairScene {
   std::vector<FindingGroup> finding_groups[2];
 };
 
+// Which findings each graph pair's evidence is resolved from, found once
+// per report. A finding is about the pair its `graph` label names: in a file
+// of many graphs node names repeat ("%0" is in every IR block), so matching
+// evidence by file and node name alone drew one pair's evidence on every
+// other pair of the file, and scanning every finding for every pair was
+// quadratic. Findings whose label names no graph pair (a DiffResult built by
+// hand) fall back to that matching, for the pairs of their evidence's files;
+// findings of a metrics pair are about counters and name no node.
+class PairFindings {
+ public:
+  // `graphs` as RenderOptions::graphs (may be null): a pair's label needs
+  // its graphs' record indices.
+  PairFindings(const DiffResult& result, const std::vector<PairGraphs>* graphs);
+  // Indices into DiffResult::findings, ascending.
+  const std::vector<uint32_t>& Of(size_t pair) const { return by_pair_[pair]; }
+
+ private:
+  std::vector<std::vector<uint32_t>> by_pair_;
+};
+
 // Builds the scene of pair `index`; drawn sets hold at most `max_drawn`
 // nodes per side: every changed node and extra output first (in graph
 // order), then their neighbours and counterparts, one hop at a time.
 PairScene BuildScene(const DiffResult& result, size_t index, const PairGraphs& graphs,
-                     size_t max_drawn);
+                     const PairFindings& findings, size_t max_drawn);
 
 // Change kind names: "same", "changed", "removed" (left only), "added".
 std::string_view ChangeName(Change c, int side);
