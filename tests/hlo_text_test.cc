@@ -1,4 +1,5 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -419,6 +420,149 @@ TEST(HloError, LimitsAreEnforced) {
   r = ParseHloText(ReadTestdata("fixtures/hlo/two_modules.txt"), "s", small);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("more than 1 HLO modules"), std::string_view::npos);
+}
+
+// Calls reach computations through a chain as long as the text: the
+// summary must not recurse once per level (a stack overflow at ~30,000
+// levels before), and each level costs about the same.
+TEST(HloCallees, DeepCallChainIsSummarisedWithoutRecursion) {
+  constexpr int kDepth = 100000;
+  std::string text = "HloModule m\n\nc0 {\n  ROOT n = f32[] negate()\n}\n";
+  text.reserve(static_cast<size_t>(kDepth) * 48);
+  for (int i = 1; i < kDepth; ++i) {
+    text.append("c").append(std::to_string(i));
+    text.append(" {\n  ROOT n = f32[] fusion(), calls=c").append(std::to_string(i - 1));
+    text.append("\n}\n");
+  }
+  text += "ENTRY e {\n  p = f32[] parameter(0)\n  top = f32[] fusion(p), calls=c" +
+          std::to_string(kDepth - 1) + "\n  mid = f32[] fusion(p), calls=c" +
+          std::to_string(kDepth / 2) + "\n  ROOT low = f32[] call(p), to_apply=c1\n}\n";
+  absl::StatusOr<std::vector<Graph>> r = ParseHloText(text, "deep.txt");
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->size(), 1u);
+  const Graph& g = (*r)[0];
+  EXPECT_EQ(Attrs(g, *Find(g, "top")),
+            (AttrList{{"calls", "c99999"},
+                      {"callee_instructions", "1"},
+                      {"callee_ops", "99999 fusion, 1 negate"}}));
+  EXPECT_EQ(g.attr(*Find(g, "mid"), "callee_ops").value_or(""), "50000 fusion, 1 negate");
+  EXPECT_EQ(g.attr(*Find(g, "low"), "callee_ops").value_or(""), "1 fusion, 1 negate");
+}
+
+// Counts multiply through repeated calls (2^70 negates here): they stop at
+// the largest count instead of overflowing.
+TEST(HloCallees, CountsSaturateInsteadOfOverflowing) {
+  std::string text = "HloModule m\n\nc0 {\n  ROOT n = f32[] negate()\n}\n";
+  for (int i = 1; i <= 70; ++i) {
+    std::string callee = "c" + std::to_string(i - 1);
+    text += "c" + std::to_string(i) + " {\n  a = f32[] call(), to_apply=" + callee +
+            "\n  ROOT b = f32[] call(), to_apply=" + callee + "\n}\n";
+  }
+  text += "ENTRY e {\n  ROOT r = f32[] call(), to_apply=c70\n}\n";
+  absl::StatusOr<std::vector<Graph>> r = ParseHloText(text, "wide.txt");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ((*r)[0].attr((*r)[0].nodes[0], "callee_ops").value_or(""),
+            "9223372036854775807 call, 9223372036854775807 negate");
+}
+
+// Each computation of a chain runs an opcode of its own, and the ENTRY
+// calls every level: a full summary per caller would hold every opcode
+// below it, quadratic in the text. Summaries keep the most frequent
+// opcodes up to a cap (ties by name), said once in a warning.
+TEST(HloCallees, SummariesOfManyDistinctOpcodesStayLinear) {
+  constexpr int kDepth = 2000;
+  constexpr size_t kCap = 256;
+  std::string text = "HloModule m\n\nc0 {\n  ROOT n = f32[] op0()\n}\n";
+  for (int i = 1; i < kDepth; ++i) {
+    std::string k = std::to_string(i);
+    text.append("c").append(k).append(" {\n  n = f32[] op").append(k);
+    text.append("()\n  ROOT f = f32[] fusion(n), calls=c").append(std::to_string(i - 1));
+    text.append("\n}\n");
+  }
+  text += "ENTRY e {\n  p = f32[] parameter(0)\n";
+  for (int i = 0; i < kDepth; ++i) {
+    std::string k = std::to_string(i);
+    text.append("  f").append(k).append(" = f32[] fusion(p), calls=c").append(k).append("\n");
+  }
+  text += "}\n";
+  std::vector<Diagnostic> w;
+  absl::StatusOr<std::vector<Graph>> r = ParseHloText(text, "uniq.txt", {}, &w);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Graph& g = (*r)[0];
+  EXPECT_EQ(g.attr(*Find(g, "f0"), "callee_ops").value_or(""), "1 op0");
+  EXPECT_EQ(g.attr(*Find(g, "f2"), "callee_ops").value_or(""),
+            "2 fusion, 1 op0, 1 op1, 1 op2");
+  // Below the cap nothing is left out.
+  std::string_view full = g.attr(*Find(g, "f254"), "callee_ops").value_or("");
+  EXPECT_EQ(std::count(full.begin(), full.end(), ','), 255);
+  // Above it: the fusions, then the first 255 opcode names.
+  std::vector<std::string> names;
+  for (int i = 0; i < kDepth; ++i) names.push_back("op" + std::to_string(i));
+  std::sort(names.begin(), names.end());
+  std::string expected = std::to_string(kDepth - 1) + " fusion";
+  for (size_t i = 0; i + 1 < kCap; ++i) expected += ", 1 " + names[i];
+  EXPECT_EQ(g.attr(*Find(g, "f" + std::to_string(kDepth - 1)), "callee_ops").value_or(""),
+            expected);
+  size_t attr_bytes = 0, over_cap = 0;
+  for (const Node& n : g.nodes) {
+    std::string_view ops = g.attr(n, "callee_ops").value_or("");
+    over_cap += static_cast<size_t>(std::count(ops.begin(), ops.end(), ',')) >= kCap;
+    attr_bytes += ops.size();
+  }
+  EXPECT_EQ(over_cap, 0u);
+  // About 3 KB a node at most (256 items of "1 op1234, "), however deep the
+  // chain; a summary of everything below is 18 MB here.
+  EXPECT_LE(attr_bytes, static_cast<size_t>(kDepth) * kCap * 12);
+  EXPECT_LE(g.MemoryBytes(), 40 * text.size());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].message,
+            "computation 'c255' and those it calls run more than 256 distinct opcodes: "
+            "callee_ops keeps the 256 most frequent");
+}
+
+// One callee from several instructions, and more callees than are merged
+// one by one: the same sums either way.
+TEST(HloCallees, RepeatedAndManyCalleesAddUp) {
+  std::string text = "HloModule m\n\n";
+  for (int i = 0; i < 6; ++i) {
+    text += "k" + std::to_string(i) + " {\n" + (i % 2 ? "  y = f32[] negate()\n" : "") +
+            "  ROOT x = f32[] add()\n}\n";
+  }
+  text +=
+      "w {\n  a = f32[] call(), to_apply=k0\n  b = f32[] call(), to_apply=k0\n"
+      "  c = f32[] call(), to_apply=k1\n"
+      "  ROOT d = f32[] conditional(), branch_computations={k2, %k3, k4, k5}\n}\n"
+      "v {\n  ROOT e = f32[] call(), to_apply=k0\n}\n"
+      "ENTRY e {\n  p = f32[] parameter(0)\n  r = f32[] call(p), to_apply=w\n"
+      "  ROOT s = f32[] conditional(p), branch_computations={v, w, v}\n}\n";
+  absl::StatusOr<std::vector<Graph>> r = ParseHloText(text, "many.txt");
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Graph& g = (*r)[0];
+  EXPECT_EQ(Attrs(g, *Find(g, "r")), (AttrList{{"to_apply", "w"},
+                                               {"callee_instructions", "4"},
+                                               {"callee_ops", "7 add, 3 call, 3 negate, "
+                                                              "1 conditional"}}));
+  EXPECT_EQ(g.attr(*Find(g, "s"), "callee_ops").value_or(""),
+            "8 add, 4 call, 3 negate, 1 conditional");
+}
+
+// A malformed dump may call in a cycle: a computation being summarised
+// adds nothing when reached again, and a self-call is left out.
+TEST(HloCallees, CyclesAndMissingCalleesAreTolerated) {
+  const std::string text =
+      "HloModule m\n\n"
+      "a {\n  x = f32[] fusion(), calls=b\n  ROOT y = f32[] add(x, x), to_apply=a\n}\n"
+      "b {\n  ROOT z = f32[] call(), to_apply=a\n}\n"
+      "ENTRY e {\n  p = f32[] parameter(0)\n  f = f32[] fusion(p), calls=a\n"
+      "  g = f32[] call(p), to_apply=b\n  ROOT h = f32[] call(p), to_apply=nowhere\n}\n";
+  absl::StatusOr<std::vector<Graph>> r = ParseHloText(text, "cycle.txt");
+  ASSERT_TRUE(r.ok()) << r.status();
+  const Graph& g = (*r)[0];
+  EXPECT_EQ(Attrs(g, *Find(g, "f")), (AttrList{{"calls", "a"},
+                                               {"callee_instructions", "2"},
+                                               {"callee_ops", "1 add, 1 call, 1 fusion"}}));
+  EXPECT_EQ(g.attr(*Find(g, "g"), "callee_ops").value_or(""), "1 call");
+  EXPECT_EQ(Attrs(g, *Find(g, "h")), (AttrList{{"to_apply", "nowhere"}, {"ROOT", "true"}}));
 }
 
 }  // namespace

@@ -10,7 +10,11 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <iterator>
+#include <limits>
 #include <queue>
 #include <string>
 #include <utility>
@@ -28,6 +32,28 @@ namespace {
 
 // Instruction counts by opcode, sorted by opcode, one entry each.
 using OpCounts = std::vector<std::pair<std::string_view, int64_t>>;
+
+// At most this many opcodes in one callee_ops summary, the most frequent
+// kept (ties by name). XLA has about 130 opcodes, so no real module comes
+// near it and real summaries are exact. Without it a crafted module, a
+// chain of computations each running an opcode of its own, gives every
+// computation a summary as long as the chain below it: quadratic time and
+// memory, and callers' attributes as long. The attribute ("2 add, 1 dot")
+// has no room to say it was cut, and its readers parse every item as a
+// count and an opcode, so a warning says it instead.
+constexpr size_t kMaxCalleeOps = 256;
+
+// Counts multiply through nested calls (a computation calling one that
+// calls one...: 2^depth): they stop at the largest instead of overflowing.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max()
+                                                     : a + b;
+}
+int64_t SaturatingMultiply(int64_t a, int64_t b) {
+  return b != 0 && a > std::numeric_limits<int64_t>::max() / b
+             ? std::numeric_limits<int64_t>::max()
+             : a * b;
+}
 
 // StringViewHash: the default hasher of Debian's Abseil is std::hash's
 // byte-wise murmur, a tenth of the parse time here.
@@ -67,6 +93,7 @@ class GraphBuilder {
     comps_.clear();
     callee_ops_.clear();
     callee_state_.clear();
+    warned_capped_ = false;
     computations_ = &module.computations;
     const HloComputationText* entry = nullptr;
     for (uint32_t i = 0; i < module.computations.size(); ++i) {
@@ -106,6 +133,14 @@ class GraphBuilder {
   }
 
  private:
+  enum CalleeState : uint8_t { kNotSeen, kInProgress, kDone };
+  // CalleeOps's stack: a computation and its range of walk_calls_, the
+  // computations it calls, `next` the first not yet entered.
+  struct CalleeFrame {
+    uint32_t comp = 0;
+    size_t begin = 0, next = 0, end = 0;
+  };
+
   absl::Status IndexNames(const HloComputationText& c, NameIndex* names) {
     names->reserve(c.instructions.size());
     for (uint32_t i = 0; i < c.instructions.size(); ++i) {
@@ -339,6 +374,9 @@ class GraphBuilder {
         ops.insert(ops.end(), add.begin(), add.end());
       }
       Tally(&ops);
+      if (Cap(&ops) && !warned_capped_) {
+        WarnCapped(fmt::format("the computations '{}' calls", ins.name), ins.line);
+      }
       if (!ops.empty()) {
         node->attrs.push_back(
             Attr{fixed_.Get(g, FixedStrings::kCalleeOps), g->intern(FormatOps(ops))});
@@ -355,7 +393,7 @@ class GraphBuilder {
     size_t out = 0;
     for (size_t i = 0; i < ops->size(); ++i) {
       if (out > 0 && (*ops)[out - 1].first == (*ops)[i].first) {
-        (*ops)[out - 1].second += (*ops)[i].second;
+        (*ops)[out - 1].second = SaturatingAdd((*ops)[out - 1].second, (*ops)[i].second);
       } else {
         (*ops)[out++] = (*ops)[i];
       }
@@ -372,49 +410,165 @@ class GraphBuilder {
     std::string out;
     for (const auto& [op, n] : v) {
       if (!out.empty()) out += ", ";
-      out += fmt::format("{} {}", n, op);
+      fmt::format_to(std::back_inserter(out), "{} {}", n, op);
     }
     return out;
+  }
+
+  // Adds tallied `add`, `times` over, to tallied `ops`: a merge, as a
+  // computation of a chain adds a long summary to a few opcodes of its own.
+  void MergeTally(const OpCounts& add, int64_t times, OpCounts* ops) {
+    OpCounts& out = merged_;
+    out.clear();
+    out.reserve(ops->size() + add.size());
+    auto a = ops->begin();
+    auto b = add.begin();
+    while (a != ops->end() || b != add.end()) {
+      if (b == add.end() || (a != ops->end() && a->first < b->first)) {
+        out.push_back(*a++);
+      } else if (a == ops->end() || b->first < a->first) {
+        out.emplace_back(b->first, SaturatingMultiply(b->second, times));
+        ++b;
+      } else {
+        out.emplace_back(a->first,
+                         SaturatingAdd(a->second, SaturatingMultiply(b->second, times)));
+        ++a;
+        ++b;
+      }
+    }
+    ops->swap(out);
+  }
+
+  // Keeps the kMaxCalleeOps most frequent of tallied `ops` (ties by name),
+  // still sorted by opcode; true when some were dropped.
+  bool Cap(OpCounts* ops) {
+    if (ops->size() <= kMaxCalleeOps) return false;
+    auto more_frequent = [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    };
+    OpCounts& ranked = merged_;
+    ranked.assign(ops->begin(), ops->end());
+    std::nth_element(ranked.begin(), ranked.begin() + (kMaxCalleeOps - 1), ranked.end(),
+                     more_frequent);
+    // Opcodes are unique here, so exactly kMaxCalleeOps rank up to the last kept.
+    const auto last_kept = ranked[kMaxCalleeOps - 1];
+    ops->erase(std::remove_if(ops->begin(), ops->end(),
+                              [&](const auto& e) { return more_frequent(last_kept, e); }),
+               ops->end());
+    return true;
+  }
+
+  // Once a module, at the first summary cut: its callers' are cut as well.
+  void WarnCapped(std::string_view what, uint32_t line) {
+    warned_capped_ = true;
+    AddWarning(warnings_, options_.max_warnings, source_, line, 1,
+               fmt::format("{} run more than {} distinct opcodes: callee_ops keeps the {} "
+                           "most frequent",
+                           what, kMaxCalleeOps, kMaxCalleeOps));
   }
 
   // The opcodes a called computation runs, through the computations it
   // calls in turn (a while body's fusions, a conditional's branches):
   // what a fusion fuses and where a collective inside a loop hides.
-  // Parameters are not work and are left out.
-  const OpCounts& CalleeOps(uint32_t comp) {
+  // Parameters are not work and are left out. Depth first with a stack of
+  // its own, as a chain of calls can be as deep as the text is long; each
+  // computation is summarised once. A computation reached again while
+  // being summarised (a cycle: not valid HLO) adds nothing there.
+  const OpCounts& CalleeOps(uint32_t root) {
     if (callee_ops_.size() != computations_->size()) {
       callee_ops_.assign(computations_->size(), {});
-      callee_state_.assign(computations_->size(), 0);
+      callee_state_.assign(computations_->size(), kNotSeen);
     }
-    if (callee_state_[comp] != 0) return callee_ops_[comp];  // done, or a cycle
-    callee_state_[comp] = 1;
-    OpCounts ops;
-    std::vector<std::string_view> pieces;
-    std::vector<uint32_t> nested;
-    std::string normalized;
+    if (callee_state_[root] == kNotSeen) {
+      EnterCallee(root);
+      while (!walk_.empty()) {
+        CalleeFrame& f = walk_.back();
+        if (f.next < f.end) {
+          uint32_t c = walk_calls_[f.next++];
+          if (callee_state_[c] == kNotSeen) EnterCallee(c);  // `f` dangles from here
+          continue;
+        }
+        FinishCallee(f);
+        walk_calls_.resize(f.begin);
+        walk_.pop_back();
+      }
+    }
+    return callee_ops_[root];
+  }
+
+  // Pushes `comp` with the computations its instructions call, each once
+  // an instruction, in text order.
+  void EnterCallee(uint32_t comp) {
+    callee_state_[comp] = kInProgress;
+    CalleeFrame f;
+    f.comp = comp;
+    f.begin = f.next = walk_calls_.size();
+    std::vector<uint32_t>& nested = walk_nested_;
     for (const HloInstructionText& ins : (*computations_)[comp].instructions) {
-      if (!IsParameter(ins.opcode)) ops.emplace_back(ins.opcode, 1);
-      SplitTopLevel(ins.attrs, &pieces);
+      SplitTopLevel(ins.attrs, &walk_pieces_);
       nested.clear();
-      for (std::string_view piece : pieces) {
+      for (std::string_view piece : walk_pieces_) {
         std::string_view attr = TrimHlo(piece);
         size_t eq = attr.find('=');
         if (eq == std::string_view::npos || eq == 0) continue;
         std::string_view key = TrimHlo(attr.substr(0, eq));
         if (key == "metadata") continue;
-        CalleeValue(TrimHlo(attr.substr(eq + 1)), &nested, &normalized);
+        CalleeValue(TrimHlo(attr.substr(eq + 1)), &nested, &walk_normalized_);
       }
       std::sort(nested.begin(), nested.end());
       nested.erase(std::unique(nested.begin(), nested.end()), nested.end());
       for (uint32_t c : nested) {
-        if (c == comp) continue;
-        const OpCounts& add = CalleeOps(c);
-        ops.insert(ops.end(), add.begin(), add.end());
+        if (c != comp) walk_calls_.push_back(c);
       }
     }
+    f.end = walk_calls_.size();
+    walk_.push_back(f);
+  }
+
+  // Every callee of `f` is summarised by now, but for those still in
+  // progress: the computations up the stack, which close a cycle.
+  void FinishCallee(const CalleeFrame& f) {
+    OpCounts& ops = walk_ops_;
+    ops.clear();
+    for (const HloInstructionText& ins : (*computations_)[f.comp].instructions) {
+      if (!IsParameter(ins.opcode)) ops.emplace_back(ins.opcode, 1);
+    }
     Tally(&ops);
-    callee_ops_[comp] = std::move(ops);
-    return callee_ops_[comp];
+    // A callee called from n instructions adds its summary n times: once,
+    // multiplied, so that a computation of many calls to one big callee
+    // costs that callee's summary once.
+    std::sort(walk_calls_.begin() + static_cast<ptrdiff_t>(f.begin),
+              walk_calls_.begin() + static_cast<ptrdiff_t>(f.end));
+    size_t callees = 0;
+    for (size_t k = f.begin; k < f.end; ++k) {
+      callees += k == f.begin || walk_calls_[k] != walk_calls_[k - 1];
+    }
+    // Merging one callee after another costs the summary so far each time:
+    // past a few callees, appending them all and sorting once is cheaper.
+    constexpr size_t kMergeCallees = 4;
+    const size_t own = ops.size();
+    for (size_t k = f.begin; k < f.end;) {
+      uint32_t c = walk_calls_[k];
+      size_t run = k;
+      while (run < f.end && walk_calls_[run] == c) ++run;
+      const auto times = static_cast<int64_t>(run - k);
+      k = run;
+      if (callee_state_[c] != kDone) continue;
+      if (callees <= kMergeCallees) {
+        MergeTally(callee_ops_[c], times, &ops);
+        continue;
+      }
+      for (const auto& [op, n] : callee_ops_[c]) {
+        ops.emplace_back(op, SaturatingMultiply(n, times));
+      }
+    }
+    if (callees > kMergeCallees && ops.size() > own) Tally(&ops);
+    const HloComputationText& comp = (*computations_)[f.comp];
+    if (Cap(&ops) && !warned_capped_) {
+      WarnCapped(fmt::format("computation '{}' and those it calls", comp.name), comp.line);
+    }
+    callee_ops_[f.comp].assign(ops.begin(), ops.end());  // no spare capacity
+    callee_state_[f.comp] = kDone;
   }
 
   // True when `value` names computations only (`%f`, `f`, `{%a, %b}`); the
@@ -549,7 +703,13 @@ class GraphBuilder {
   std::vector<uint32_t> position_;
   std::vector<OpCounts> callee_ops_;  // per computation
   OpCounts ops_;
-  std::vector<uint8_t> callee_state_;  // 0 not seen, 1 in progress or done
+  std::vector<CalleeState> callee_state_;  // per computation
+  std::vector<CalleeFrame> walk_;
+  std::vector<uint32_t> walk_calls_, walk_nested_;
+  std::vector<std::string_view> walk_pieces_;
+  std::string walk_normalized_;
+  OpCounts walk_ops_, merged_;
+  bool warned_capped_ = false;  // this module's summaries were cut
   bool elided_ = false;  // the module is partial: operands may name missing instructions
   uint32_t dropped_refs_ = 0;
 };
