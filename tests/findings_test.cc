@@ -3,6 +3,7 @@
 // Findings you can trust (issue 10): one test per false alarm and per miss
 // seen on real dumps, each on a minimal fixture written from the quoted
 // lines. docs/findings.md names these tests.
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -381,6 +382,25 @@ TEST(FindingsMiss, ShapeAndDtypeChangesSummarisedByPattern) {
 )GD");
   EXPECT_TRUE(All(r.findings, "shape-change").empty()) << Titles(r.findings);
   EXPECT_TRUE(All(r.findings, "dtype-change").empty()) << Titles(r.findings);
+}
+
+// A dump's own callee_ops text, or counts the HLO parser saturated, may
+// hold counts past int64: they stop at the largest, never overflow (UBSan
+// runs this).
+TEST(FindingsMiss, CollectiveCountsPastInt64Saturate) {
+  GraphBuilder l(GraphKind::kIr, "ir.txt");
+  l.Output(l.Op("aten::mul", {l.Input("f32[16]"), l.Input("f32[16]")}, "f32[16]"));
+  GraphBuilder r(GraphKind::kIr, "ir.txt");
+  uint32_t x = r.Input("f32[16]");
+  uint32_t a = r.Op("xla::call", {x}, "f32[16]",
+                    {{"callee_ops", "99999999999999999999999 all-reduce, 9223372036854775807 "
+                                    "all-reduce"}});
+  r.Output(r.Op("xla::call", {a}, "f32[16]", {{"callee_ops", "9223372036854775807 all-reduce"}}));
+  DiffResult d = Diff(l.Build(), r.Build());
+  const Finding* f = One(d.findings, "collectives");
+  ASSERT_NE(f, nullptr) << Titles(d.findings);
+  EXPECT_EQ(f->title, "collectives added: all-reduce 0 -> 9223372036854775807");
+  EXPECT_EQ(f->count, std::numeric_limits<int64_t>::max());
 }
 
 TEST(FindingsMiss, CollectivesAddedOrRemoved) {

@@ -4,6 +4,7 @@
 // all-gather, reduce-scatter, all-to-all, collective-permute, in IR, FX and
 // HLO spellings; inside HLO while bodies and called computations too). A
 // data- or tensor-parallel variant of a model shows here first.
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "analyze/analyze.h"
 #include "fmt/format.h"
+#include "util/checked.h"
 #include "util/str_id_map.h"
 
 namespace graphdiff::analyze {
@@ -26,17 +28,23 @@ void CountCalleeOps(std::string_view ops, int64_t* total, std::map<std::string, 
     size_t sp = item.find(' ');
     if (sp != std::string_view::npos) {
       std::string_view kind = CollectiveKind(item.substr(sp + 1));
+      // Counts are the parser's, saturated at the largest (HLO call chains
+      // multiply them), or a dump's own attribute text: neither may
+      // overflow here.
       int64_t n = 0;
       for (char ch : item.substr(0, sp)) {
         if (ch < '0' || ch > '9') {
           n = -1;
           break;
         }
-        n = n * 10 + (ch - '0');
+        n = n > (std::numeric_limits<int64_t>::max() - 9) / 10
+                ? std::numeric_limits<int64_t>::max()
+                : n * 10 + (ch - '0');
       }
       if (!kind.empty() && n > 0) {
-        (*counts)[std::string(kind)] += n;
-        *total += n;
+        int64_t& count = (*counts)[std::string(kind)];
+        count = SaturatingAdd(count, n);
+        *total = SaturatingAdd(*total, n);
       }
     }
     pos = end + 2;
@@ -81,10 +89,10 @@ void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
   collect(c.left, &per_left);
   collect(c.right, &per_right);
   for (const auto& [i, m] : per_left) {
-    for (const auto& [k, n] : m) counts[k].first += n;
+    for (const auto& [k, n] : m) counts[k].first = SaturatingAdd(counts[k].first, n);
   }
   for (const auto& [i, m] : per_right) {
-    for (const auto& [k, n] : m) counts[k].second += n;
+    for (const auto& [k, n] : m) counts[k].second = SaturatingAdd(counts[k].second, n);
   }
   Finding f;
   f.id = "collectives";
@@ -95,11 +103,12 @@ void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
   for (const auto& [kind, lr] : counts) {
     if (lr.first == lr.second) continue;
     int64_t d = lr.second - lr.first;
-    (d > 0 ? added : removed) += d > 0 ? d : -d;
+    int64_t& side = d > 0 ? added : removed;
+    side = SaturatingAdd(side, d > 0 ? d : -d);
     parts += fmt::format("{}{} {} -> {}", parts.empty() ? "" : ", ", kind, lr.first, lr.second);
   }
   if (parts.empty()) return;
-  f.count = added + removed;
+  f.count = SaturatingAdd(added, removed);
   f.title = fmt::format("collectives {}: {}",
                         added > 0 && removed > 0 ? "changed" : added > 0 ? "added" : "removed",
                         parts);

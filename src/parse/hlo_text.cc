@@ -26,6 +26,7 @@
 #include "parse/hlo_module.h"
 #include "parse/hlo_shape.h"
 #include "parse/intern_names.h"
+#include "util/checked.h"
 
 namespace graphdiff {
 namespace {
@@ -44,11 +45,8 @@ using OpCounts = std::vector<std::pair<std::string_view, int64_t>>;
 constexpr size_t kMaxCalleeOps = 256;
 
 // Counts multiply through nested calls (a computation calling one that
-// calls one...: 2^depth): they stop at the largest instead of overflowing.
-int64_t SaturatingAdd(int64_t a, int64_t b) {
-  return a > std::numeric_limits<int64_t>::max() - b ? std::numeric_limits<int64_t>::max()
-                                                     : a + b;
-}
+// calls one...: 2^depth): they stop at the largest instead of overflowing
+// (SaturatingAdd: util/checked.h). Counts are never negative.
 int64_t SaturatingMultiply(int64_t a, int64_t b) {
   return b != 0 && a > std::numeric_limits<int64_t>::max() / b
              ? std::numeric_limits<int64_t>::max()
