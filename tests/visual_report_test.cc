@@ -436,7 +436,9 @@ TEST(VisualScene, EachPairOfAFileOfManyGraphsHoldsOnlyItsOwnEvidence) {
   for (size_t f = 0; f < c.result.findings.size(); ++f) {
     bool names_nodes = false;
     for (const Evidence& e : c.result.findings[f].evidence) names_nodes |= !e.node.empty();
-    if (names_nodes) EXPECT_TRUE(resolved[f]) << c.result.findings[f].graph;
+    if (names_nodes) {
+      EXPECT_TRUE(resolved[f]) << c.result.findings[f].graph;
+    }
   }
 }
 
