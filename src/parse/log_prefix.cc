@@ -111,6 +111,19 @@ size_t MatchGlog(std::string_view s, size_t p) {
   return close + 1;
 }
 
+// torchrun's `[rank0]:` or `[default0]:` at the start of `s`: its length,
+// or 0.
+size_t TorchrunTagLength(std::string_view s) {
+  if (s.size() < 4 || s[0] != '[') return 0;
+  for (std::string_view tag : {std::string_view("rank"), std::string_view("default")}) {
+    if (s.compare(1, tag.size(), tag) != 0) continue;
+    const size_t n = Digits(s, 1 + tag.size());
+    const size_t close = 1 + tag.size() + n;
+    if (n > 0 && s.compare(close, 2, "]:") == 0) return close + 2;
+  }
+  return 0;
+}
+
 enum class Field { kNone, kAnchor, kOther };
 
 // A bracketed field: a timestamp (anchor), or a rank, level or tag.
@@ -125,12 +138,7 @@ Field MatchBracket(std::string_view s, size_t p, size_t* end) {
   size_t d = MatchDate(c, 0);
   if (d != kNo || MatchTime(c, 0) != kNo) return Field::kAnchor;
   // torchrun tags every line of a worker with `[rank0]:` or `[default0]:`.
-  for (std::string_view tag : {std::string_view("rank"), std::string_view("default")}) {
-    if (c.size() > tag.size() && c.substr(0, tag.size()) == tag &&
-        Digits(c, tag.size()) == c.size() - tag.size() && *end > close + 1) {
-      return Field::kAnchor;
-    }
-  }
+  if (TorchrunTagLength(s.substr(p)) > 0) return Field::kAnchor;
   bool rank = IsDigit(c[0]);
   for (char ch : c) rank = rank && (IsDigit(ch) || ch == '/' || ch == ':' || ch == ',');
   if (rank) return Field::kOther;
@@ -183,19 +191,6 @@ bool IsLoggerName(std::string_view w) {
     if (!(IsAlpha(c) || IsDigit(c) || c == '_' || c == '.')) return false;
   }
   return true;
-}
-
-// torchrun's `[rank0]:` or `[default0]:` at the start of `s`: its length,
-// or 0.
-size_t TorchrunTagLength(std::string_view s) {
-  if (s.size() < 4 || s[0] != '[') return 0;
-  for (std::string_view tag : {std::string_view("rank"), std::string_view("default")}) {
-    if (s.compare(1, tag.size(), tag) != 0) continue;
-    const size_t n = Digits(s, 1 + tag.size());
-    const size_t close = 1 + tag.size() + n;
-    if (n > 0 && s.compare(close, 2, "]:") == 0) return close + 2;
-  }
-  return 0;
 }
 
 // LogPrefixLength without a torchrun tag in front.

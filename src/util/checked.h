@@ -18,6 +18,12 @@ inline uint64_t SaturatingMul(uint64_t a, uint64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<uint64_t>::max() : r;
 }
 
+// For counts, which are never negative: saturates at INT64_MAX.
+inline int64_t SaturatingMul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<int64_t>::max() : r;
+}
+
 inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
   uint64_t r = 0;
   return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<uint64_t>::max() : r;
