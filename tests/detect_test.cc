@@ -69,6 +69,43 @@ TEST(Detect, ReportsFormatForwardAndWhether) {
   EXPECT_FALSE(Detect("hello\n").binary);
 }
 
+// A TORCH_TRACE log of a big model records every input before its first
+// graph, which then lies past the head detection reads.
+TEST(Detect, TorchTraceLogWithALongPreamble) {
+  std::string preamble;
+  for (int i = 0; preamble.size() <= 300 * 1024; ++i) {
+    preamble += "V1205 10:00:00.000100 4242 torch/_subclasses/meta_utils.py:453] [0/0] "
+                "{\"describe_tensor\": {\"id\": " + std::to_string(i) +
+                ", \"ndim\": 2, \"dtype\": \"torch.float32\", \"size\": [4096, 4096], "
+                "\"is_leaf\": true, \"stride\": [4096, 1]}, \"frame_id\": 0, "
+                "\"frame_compile_id\": 0, \"attempt\": 0}\n";
+  }
+  const std::string log =
+      preamble +
+      "V1205 10:00:01.000000 4242 torch/_dynamo/output_graph.py:1345] [0/0] "
+      "{\"dynamo_output_graph\": {}, \"frame_id\": 0, \"frame_compile_id\": 0, "
+      "\"attempt\": 0, \"has_payload\": \"5d41402abc4b2a76b9719d911017c592\"}\n"
+      "\tclass GraphModule(torch.nn.Module):\n"
+      "\t    def forward(self, L_x_: \"f32[4096, 4096][4096, 1]cpu\"):\n"
+      "\t        relu: \"f32[4096, 4096][4096, 1]cpu\" = torch.relu(L_x_)\n"
+      "\t        return (relu,)\n";
+  Detection d = Detect(log);
+  EXPECT_FALSE(d.whole);
+  EXPECT_EQ(d.format, DumpFormat::kFxCode);
+  absl::StatusOr<ParsedText> parsed = ParseText(log, "trace.log");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_EQ(parsed->graphs.size(), 1u);
+  EXPECT_EQ(parsed->graphs[0].name, "dynamo_output_graph [0/0]");
+  // Read whole, a trace with no graph is no dump; nor is a long JSON log
+  // whose records belong to no compile.
+  EXPECT_EQ(Detect(preamble.substr(0, preamble.find('\n') + 1)).format, DumpFormat::kUnknown);
+  std::string json_log;
+  while (json_log.size() <= 300 * 1024) json_log += "{\"level\": \"info\", \"step\": 1}\n";
+  d = Detect(json_log);
+  EXPECT_FALSE(d.whole);
+  EXPECT_EQ(d.format, DumpFormat::kUnknown);
+}
+
 // The FX graph of an IR log comes out beside the IR graph, in file order,
 // from a short log (detection read it all) and from a long one (the parser
 // looks again), through ParseText and through the loader.

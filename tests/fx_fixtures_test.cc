@@ -2,11 +2,13 @@
 //
 // Every FX dump committed under testdata/ parses, and the hand-written
 // fixtures of newer PyTorch versions give the graphs their README states.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
+#include "parse/fx_unwrap.h"
 #include "testing/testdata.h"
 
 namespace graphdiff {
@@ -105,6 +107,97 @@ TEST(FxFixturesTest, InvokeSubgraph) {
   EXPECT_EQ(gs[1].name, "subgraph_0");
   EXPECT_EQ(gs[1].inputs.size(), 2u);
   EXPECT_EQ(gs[0].outputs.size(), 1u);
+}
+
+// A TORCH_TRACE log: each graph is a record's payload, named by the record;
+// the output code, guards and JSON artifacts between them are not graphs.
+TEST(FxFixturesTest, TorchTraceLog) {
+  std::vector<Graph> gs = Parse("fixtures/fx/torch_trace_v2_5.log");
+  const std::vector<std::string> kinds = {"dynamo_output_graph", "before_pre_grad_graph",
+                                          "aot_joint_graph",     "aot_forward_graph",
+                                          "aot_backward_graph",  "inductor_post_grad_graph"};
+  ASSERT_EQ(gs.size(), 2 * kinds.size());
+  for (size_t i = 0; i < gs.size(); ++i) {
+    const std::string name = kinds[i % kinds.size()] + (i < kinds.size() ? " [0/0]" : " [1/0]");
+    EXPECT_EQ(gs[i].name, name);
+    EXPECT_EQ(gs[i].source.graph_name, name);
+  }
+  EXPECT_EQ(gs[0].source.first_line, 8u);
+  EXPECT_EQ(gs[0].inputs.size(), 3u);
+  EXPECT_EQ(gs[0].outputs.size(), 1u);
+  EXPECT_EQ(gs[3].inputs.size(), 3u);
+  EXPECT_EQ(gs[3].outputs.size(), 3u);
+  EXPECT_EQ(gs[4].outputs.size(), 2u);  // the None gradient is skipped
+  for (const Graph& g : gs) {
+    for (const Node& n : g.nodes) EXPECT_NE(g.str(n.op), "aten::empty_strided") << g.name;
+  }
+}
+
+TEST(FxTraceRecordHeader, KindCompileIdAndPayload) {
+  std::optional<FxTraceRecord> r = FxTraceRecordHeader(
+      R"({"aot_forward_graph": {}, "frame_id": 3, "frame_compile_id": 1, "attempt": 0, )"
+      R"("has_payload": "b7223b9fb4b31ba8b1b70405759f9704"})");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->kind, "aot_forward_graph");
+  EXPECT_EQ(r->compile_id, "3/1");
+  EXPECT_TRUE(r->has_payload);
+  EXPECT_EQ(FxTraceGraphName(*r), "aot_forward_graph [3/1]");
+  // Artifacts and graph dumps are named in their object; a retried compile
+  // and compiled autograd have ids of their own; the tag the log prefix left
+  // before the record is passed.
+  r = FxTraceRecordHeader(
+      R"([0/0_1] {"artifact": {"name": "after_post_grad_graph", "encoding": "string"}, )"
+      R"("frame_id": 0, "frame_compile_id": 0, "attempt": 1, "has_payload": "ab"}  )");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->kind, "after_post_grad_graph");
+  EXPECT_EQ(r->compile_id, "0/0_1");
+  r = FxTraceRecordHeader(
+      R"({"compiled_autograd_graph": {}, "compiled_autograd_id": 2, "frame_id": null, )"
+      R"("frame_compile_id": null, "attempt": 0, "has_payload": "ab"})");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->compile_id, "!2");
+  r = FxTraceRecordHeader(
+      R"({"graph_dump": {"name": "optimize_ddp_split_child"}, "compiled_autograd_id": 1, )"
+      R"("frame_id": 4, "frame_compile_id": 0, "attempt": 0, "has_payload": "ab"})");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(FxTraceGraphName(*r), "optimize_ddp_split_child [!1/4/0]");
+  // Records without a payload, without a compile, and lines that are not
+  // records.
+  r = FxTraceRecordHeader(
+      R"({"compilation_metrics": {"compile_id": "0/0", "frame_key": "1"}, "frame_id": 0, )"
+      R"("frame_compile_id": 0, "attempt": 0})");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_FALSE(r->has_payload);
+  r = FxTraceRecordHeader(R"({"str": ["/tmp/model.py", 0]})");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->kind, "str");
+  EXPECT_TRUE(r->compile_id.empty());
+  EXPECT_FALSE(FxTraceRecordHeader("{x: 1}").has_value());
+  EXPECT_FALSE(FxTraceRecordHeader(R"({"a": 1)").has_value());
+  EXPECT_FALSE(FxTraceRecordHeader("def forward(self, x):").has_value());
+}
+
+// A graph takes the name of the record whose payload holds it, never of an
+// earlier record: not across a record without a graph, nor across a record
+// without a payload.
+TEST(FxTraceRecordHeader, NamesOnlyTheGraphOfItsOwnPayload) {
+  const std::string graph =
+      "\tdef forward(self, x):\n\t    y = torch.relu(x)\n\t    return (y,)\n";
+  const std::string text =
+      std::string(R"(V1205 10:00:00.000001 1 a.py:1] [0/0] {"inductor_output_code": {}, )"
+                  R"("frame_id": 0, "frame_compile_id": 0, "attempt": 0, "has_payload": "1"})") +
+      "\n\tdef call(args):\n\t    return ()\n" +
+      R"(V1205 10:00:00.000002 1 a.py:1] [0/0] {"compilation_metrics": {}, "frame_id": 0, )"
+      R"("frame_compile_id": 0, "attempt": 0})" "\n" + "def forward(self, x):\n    return (x,)\n" +
+      R"([rank1]:V1205 10:00:00.000003 1 a.py:1] [1/0] {"aot_forward_graph": {}, )"
+      R"("frame_id": 1, "frame_compile_id": 0, "attempt": 0, "has_payload": "2"})" "\n" + graph;
+  std::vector<Diagnostic> warnings;
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "t.log", {}, &warnings);
+  ASSERT_TRUE(gs.ok()) << gs.status();
+  ASSERT_EQ(gs->size(), 2u);
+  EXPECT_EQ((*gs)[0].name, "forward");
+  EXPECT_EQ((*gs)[1].name, "aot_forward_graph [1/0]");
+  EXPECT_EQ((*gs)[1].nodes.size(), 2u);
 }
 
 }  // namespace

@@ -190,6 +190,40 @@ TEST(PairDumps, SaveFileRecordsAlignAroundAnExtraRecord) {
   }
 }
 
+// Two runs' TORCH_TRACE logs at the same path: the second recompiled frame
+// 0 before compiling frame 1. Each graph pairs with the graph of the same
+// record and compile; the recompile's graphs are left over, though their
+// shapes equal frame 1's in the first run.
+TEST(PairDumps, TorchTraceGraphsPairByRecordAndCompile) {
+  const std::string log = ReadTestFile(std::string(GRAPHDIFF_TESTDATA_DIR) + "/fixtures/fx/torch_trace_v2_5.log");
+  const size_t second = log.find("{\"str\"", log.find("{\"str\"") + 1);
+  ASSERT_NE(second, std::string::npos);
+  const size_t second_line = log.rfind('\n', second) + 1;
+  std::string recompile = log.substr(0, second_line);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"[0/0]", "[0/1]"},
+                          {"\"frame_compile_id\": 0", "\"frame_compile_id\": 1"}}) {
+    for (size_t at = recompile.find(from); at != std::string::npos;
+         at = recompile.find(from, at + to.size())) {
+      recompile.replace(at, from.size(), to);
+    }
+  }
+  const std::string right_log = log.substr(0, second_line) + recompile + log.substr(second_line);
+  Dump left = MemoryDump({{"trace.log", log}});
+  Dump right = MemoryDump({{"trace.log", right_log}});
+  ASSERT_EQ(left.files.at(0).graphs.size(), 12u);
+  ASSERT_EQ(right.files.at(0).graphs.size(), 18u);
+  Pairing p = PairDumps(left, right);
+  ASSERT_EQ(p.graphs.size(), 12u);
+  for (const GraphPairing& g : p.graphs) {
+    EXPECT_EQ(g.how, PairRule::kPath);
+    EXPECT_EQ(left.files[0].graphs[g.left.graph].name, right.files[0].graphs[g.right.graph].name);
+  }
+  ASSERT_EQ(p.right_unpaired.size(), 6u);
+  for (const GraphRef& ref : p.right_unpaired) {
+    EXPECT_NE(right.files[0].graphs[ref.graph].name.find("[0/1]"), std::string::npos);
+  }
+}
+
 TEST(PairDumps, ByNameAcrossFiles) {
   Dump left = MemoryDump({{"l1.txt", Record("train_step", "", 1)},
                           {"l2.txt", Record("eval_step", "", 2)}});

@@ -336,6 +336,45 @@ TEST(ReportText, SameVerdict) {
   EXPECT_THAT(text, Not(HasSubstr("Findings")));
 }
 
+// Pairs of one file of many graphs read alike by their file: their graph
+// names tell them apart, in text, --stat and Markdown. A pair whose file
+// holds its only graph keeps the file alone.
+TEST(ReportText, PairsOfOneFileAreToldApartByTheirGraphs) {
+  DiffResult r;
+  r.left_root = "a";
+  r.right_root = "b";
+  auto pair = [&](std::string file, std::string left, std::string right) {
+    GraphPairDiff p;
+    p.left_source = p.right_source = std::move(file);
+    p.left_graph = std::move(left);
+    p.right_graph = std::move(right);
+    p.kind = GraphKind::kFx;
+    p.left_nodes = p.right_nodes = p.matched = 7;
+    p.changed = 1;
+    r.pairs.push_back(std::move(p));
+  };
+  pair("trace.log", "aot_forward_graph [1/0]", "aot_forward_graph [1/0]");
+  pair("trace.log", "aot_backward_graph [1/0]", "aot_backward_graph [1/2]");
+  pair("fx_graph.txt", "forward", "forward");
+  RenderOptions o;
+  o.all = true;
+  const std::string text = RenderDiffText(r, o);
+  EXPECT_THAT(text, HasSubstr("trace.log (aot_forward_graph [1/0]) [FX]"));
+  EXPECT_THAT(text, HasSubstr("trace.log (aot_backward_graph [1/0] <-> aot_backward_graph [1/2])"));
+  EXPECT_THAT(text, HasSubstr("  fx_graph.txt [FX]"));
+  // --stat clips long names from the left, Markdown escapes them.
+  const std::string stat = RenderDiffStat(r, o);
+  EXPECT_THAT(stat, HasSubstr(" trace.log (aot_forward_graph [1/0]) "));
+  EXPECT_THAT(stat, HasSubstr("aot_backward_graph [1/2]) |"));
+  EXPECT_THAT(stat, HasSubstr(" fx_graph.txt "));
+  const std::string md = RenderDiffMarkdown(r, o);
+  EXPECT_THAT(md, HasSubstr("| trace.log (aot\\_forward\\_graph \\[1/0\\]) |"));
+  EXPECT_THAT(md, HasSubstr("| fx\\_graph.txt |"));
+  for (const std::string* t : {&text, &stat, &md}) EXPECT_THAT(*t, Not(HasSubstr("forward)")));
+  o.verbose = true;
+  EXPECT_THAT(RenderDiffText(r, o), HasSubstr("trace.log (aot_forward_graph [1/0]) [FX, paired by"));
+}
+
 Finding Made(std::string id, std::string title, std::string hint, std::string graph,
              Severity severity = Severity::kWarning) {
   Finding f;

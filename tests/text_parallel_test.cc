@@ -41,6 +41,7 @@ const char* const kFxFiles[] = {
     "fixtures/fx/graph_code_v2_1.log",
     "fixtures/fx/invoke_subgraph_v2_6.py",      // nested subgraph classes
     "fixtures/fx/print_readable_v2_0.py",
+    "fixtures/fx/torch_trace_v2_5.log",         // graphs in TORCH_TRACE records
     "generated/mlp/fx_aot_backward.txt",
     "generated/resnet18/fx_aot_forward.txt",
     "generated/resnet18/fx_symbolic_trace_readable.txt",
@@ -92,7 +93,8 @@ TEST(TextParallelTest, FxCutsFallWhereTheParseIsAtColumnZero) {
 // indented. It is cut there, and every piece parses alone with no banner
 // left waiting, so the pieces are joined instead of the text parsed whole.
 TEST(TextParallelTest, ALogOfManyGraphsIsCutBetweenThem) {
-  for (const char* name : {"fixtures/fx/aot_graphs_v2_4.log", "fixtures/fx/graph_code_v2_1.log"}) {
+  for (const char* name : {"fixtures/fx/aot_graphs_v2_4.log", "fixtures/fx/graph_code_v2_1.log",
+                           "fixtures/fx/torch_trace_v2_5.log"}) {
     SCOPED_TRACE(name);
     std::string log;
     for (int i = 0; i < 16; ++i) log += Read(name);

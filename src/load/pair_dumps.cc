@@ -229,6 +229,12 @@ void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyF
 // The graphs of a file pair with those of the file at the same path, record
 // by record as AlignShapes pairs them.
 std::string PathKey(const Candidate& c) { return c.path; }
+// Within a file pair, graphs that carry names pair by name first: a
+// TORCH_TRACE log's `aot_forward_graph [1/0]` with the other run's, though a
+// recompile in one run put another forward graph between them.
+std::string PathNameKey(const Candidate& c) {
+  return c.name.empty() ? std::string() : c.path + '\n' + c.name;
+}
 std::string NameKey(const Candidate& c) { return c.name; }
 std::string FrameKey(const Candidate& c) { return c.frame; }
 std::string NoKey(const Candidate&) { return "-"; }
@@ -318,6 +324,7 @@ void PairMetrics(const Dump& left, const Dump& right, Pairing* out) {
 Pairing PairDumps(const Dump& left, const Dump& right) {
   Pairing out;
   std::vector<Candidate> l = Candidates(left), r = Candidates(right);
+  PairByKey(l, r, PathNameKey, false, PairRule::kPath, &out.graphs);
   PairByKey(l, r, PathKey, false, PairRule::kPath, &out.graphs);
   PairByKey(l, r, NameKey, true, PairRule::kName, &out.graphs);
   PairByKey(l, r, FrameKey, true, PairRule::kFrame, &out.graphs);

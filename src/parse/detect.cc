@@ -103,7 +103,7 @@ Detection Detect(std::string_view text) {
   size_t stripped = 0;
   std::string_view head = StripLogPrefixes(raw_head, &storage, &stripped);
   int ir_blocks = 0;
-  bool save_marker = false, fx = false, hlo = false, metrics = false;
+  bool save_marker = false, fx = false, hlo = false, metrics = false, trace = false;
   LineReader lines(head);
   std::string_view line;
   while (lines.Next(&line)) {
@@ -126,13 +126,18 @@ Detection Detect(std::string_view text) {
       metrics = true;
     } else if (forward) {
       fx = true;
+    } else if (!trace && (body[0] == '{' || body[0] == '[')) {
+      // A TORCH_TRACE log: a big model's records of its inputs fill the
+      // head before the first graph comes.
+      std::optional<FxTraceRecord> record = FxTraceRecordHeader(body);
+      trace = record && !record->compile_id.empty();
     }
   }
   if (save_marker || ir_blocks > 1) {
     d.format = DumpFormat::kSaveFile;
   } else if (ir_blocks == 1) {
     d.format = DumpFormat::kIrText;
-  } else if (fx) {
+  } else if (fx || (trace && !d.whole)) {
     d.format = DumpFormat::kFxCode;
   } else if (hlo) {
     d.format = DumpFormat::kHloText;

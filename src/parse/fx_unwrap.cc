@@ -137,6 +137,82 @@ std::string_view FxBannerName(std::string_view line) {
   return Trim(line);
 }
 
+namespace {
+
+// The value of top-level `key` in a record header: json.dumps writes the
+// record's own object first and the top-level keys after it, so the last
+// `"key": ` is the top-level one. A string keeps its quotes; empty when the
+// key is missing.
+std::string_view TraceValue(std::string_view body, std::string_view key) {
+  size_t k = std::string_view::npos;
+  for (size_t from = body.size(); from > 0;) {
+    const size_t at = body.rfind(key, from - 1);
+    if (at == std::string_view::npos) break;
+    if (at > 0 && body[at - 1] == '"' && body.substr(at + key.size(), 3) == "\": ") {
+      k = at + key.size() + 3;
+      break;
+    }
+    from = at;
+  }
+  if (k == std::string_view::npos || k >= body.size()) return {};
+  if (body[k] == '"') {
+    const size_t close = body.find('"', k + 1);
+    return close == std::string_view::npos ? std::string_view() : body.substr(k, close + 1 - k);
+  }
+  size_t e = k;
+  while (e < body.size() && body[e] != ',' && body[e] != '}') ++e;
+  return Trim(body.substr(k, e - k));
+}
+
+bool IsCount(std::string_view v) { return !v.empty() && AllDigits(v, 0, v.size()); }
+
+}  // namespace
+
+std::optional<FxTraceRecord> FxTraceRecordHeader(std::string_view body) {
+  // Compile ids the log prefix did not take (`[0/0_1]`, `[!1/0/0]`).
+  body = Trim(body.substr(SkipTags(body, 0)));
+  while (!body.empty() && body.back() == '\r') body.remove_suffix(1);
+  if (body.size() < 5 || body.substr(0, 2) != "{\"" || body.back() != '}') return std::nullopt;
+  const size_t key_end = body.find('"', 2);
+  if (key_end == std::string_view::npos || body.substr(key_end, 3) != "\": ") {
+    return std::nullopt;
+  }
+  FxTraceRecord out;
+  out.kind = body.substr(2, key_end - 2);
+  // An artifact or a graph dump is named in its object: `{"artifact":
+  // {"name": "after_post_grad_graph", "encoding": "string"}, ...}`.
+  constexpr std::string_view kName = "{\"name\": \"";
+  const std::string_view value = body.substr(key_end + 3);
+  if ((out.kind == "artifact" || out.kind == "graph_dump") && value.substr(0, kName.size()) == kName) {
+    const size_t close = value.find('"', kName.size());
+    if (close != std::string_view::npos && close > kName.size()) {
+      out.kind = value.substr(kName.size(), close - kName.size());
+    }
+  }
+  out.has_payload = !TraceValue(body, "has_payload").empty();
+  const std::string_view frame = TraceValue(body, "frame_id");
+  const std::string_view compile = TraceValue(body, "frame_compile_id");
+  const std::string_view autograd = TraceValue(body, "compiled_autograd_id");
+  const std::string_view attempt = TraceValue(body, "attempt");
+  const bool frame_known = IsCount(frame) && IsCount(compile);
+  if (IsCount(autograd)) {
+    out.compile_id = "!" + std::string(autograd);
+    if (frame_known) out.compile_id += "/" + std::string(frame) + "/" + std::string(compile);
+  } else if (frame_known) {
+    out.compile_id = std::string(frame) + "/" + std::string(compile);
+  }
+  if (!out.compile_id.empty() && IsCount(attempt) && attempt != "0") {
+    out.compile_id += "_" + std::string(attempt);
+  }
+  return out;
+}
+
+std::string FxTraceGraphName(const FxTraceRecord& record) {
+  std::string name(record.kind);
+  if (!record.compile_id.empty()) name += " [" + record.compile_id + "]";
+  return name;
+}
+
 std::string_view FxClassName(std::string_view line) {
   line = Trim(line);
   if (line.empty() || line.back() != ':') return {};
@@ -165,6 +241,9 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   };
   std::vector<Class> classes;
   std::string_view& banner = piece->banner;
+  // The header of the TORCH_TRACE record whose payload is being read, when
+  // it may hold a graph; the banner is then its header line.
+  std::optional<FxTraceRecord> trace;
   std::vector<Graph>& graphs = piece->graphs;
   size_t& outside = piece->outside;  // non-blank lines that are not graph code
   // The graphs share one pool (StringPool::Share), as an HLO text's modules
@@ -182,6 +261,26 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     }
     const uint32_t indent = lines[i].indent;
     std::string_view body = t.substr(indent);
+    if (indent == 0) {
+      // A TORCH_TRACE record's payload ends at the next line not led by a
+      // tab: its name never reaches past it (nor past a piece's end, which
+      // is such a line).
+      if (trace) {
+        banner = {};
+        trace.reset();
+      }
+      if (body[0] == '{' || body[0] == '[') {
+        if (std::optional<FxTraceRecord> record = FxTraceRecordHeader(body);
+            record && record->has_payload) {
+          trace = std::move(record);
+          banner = body;
+          classes.clear();
+          ++i;
+          ++outside;
+          continue;
+        }
+      }
+    }
     std::string_view name = FxBannerName(body);
     if (!name.empty()) {
       banner = name;
@@ -230,6 +329,13 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     // else its class (`GraphModule`).
     if (classes.size() >= 2) {
       g.name = std::string(classes.back().name);
+    } else if (trace) {
+      // Named, and so paired first, by its record's kind and compile id:
+      // frame 1's forward graph in one run with frame 1's in the other.
+      g.name = FxTraceGraphName(*trace);
+      g.source.graph_name = g.name;
+      banner = {};
+      trace.reset();
     } else if (!banner.empty()) {
       g.name = std::string(banner);
       banner = {};
@@ -238,10 +344,13 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     } else {
       g.name = "forward";
     }
-    g.source.graph_name = classes.empty() ? g.name : std::string(classes.back().name);
+    if (g.source.graph_name.empty()) {
+      g.source.graph_name = classes.empty() ? g.name : std::string(classes.back().name);
+    }
     graphs.push_back(std::move(g));
     i = next > i ? next : i + 1;
   }
+  if (trace) banner = {};  // see above: a trace record's name stays in its piece
   pool = StringPool();
   if (!graphs.empty()) graphs.front().strings.ShrinkToFit();  // seals the shared pool
   piece->logged_lines = lines.logged_lines();

@@ -9,6 +9,8 @@
 #define GRAPHDIFF_SRC_PARSE_FX_UNWRAP_H_
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -35,6 +37,28 @@ size_t FxLinePrefixLength(std::string_view line, bool* logged = nullptr);
 
 // `===== NAME =====` -> NAME; empty when the line is not a banner.
 std::string_view FxBannerName(std::string_view line);
+
+// A TORCH_TRACE record header, as the FX parse sees it once the log prefix
+// is off: `{"aot_forward_graph": {}, "frame_id": 0, "frame_compile_id": 0,
+// "attempt": 0, "has_payload": "..."}`. The record's payload follows it,
+// each line led by a tab; a graph there is named after the record.
+struct FxTraceRecord {
+  // What the payload is: the record's first key (`dynamo_output_graph`,
+  // `aot_backward_graph`, `inductor_post_grad_graph`), or the name of an
+  // `artifact` or `graph_dump` record (`after_post_grad_graph`).
+  std::string_view kind;
+  // The compile the record belongs to, as torch writes its ids: `0/0`,
+  // `1/2_1` (a second attempt), `!3/0/1` (compiled autograd); empty when
+  // the record gives none.
+  std::string compile_id;
+  bool has_payload = false;
+};
+// The header `body` (a line at column 0 after its log prefix, compile-id
+// tags such as `[0/0_1] ` allowed before it), or nullopt when it is not one.
+std::optional<FxTraceRecord> FxTraceRecordHeader(std::string_view body);
+// `aot_forward_graph [0/0]`: the name of a graph read from the record's
+// payload.
+std::string FxTraceGraphName(const FxTraceRecord& record);
 
 // `[path ]class NAME(...):` -> NAME (`GraphModule`, `<lambda>`); empty when
 // the line does not declare a class.

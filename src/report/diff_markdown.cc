@@ -67,15 +67,18 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
     out += fmt::format("### Graph pairs ({})\n\n", r.pairs.size());
     out += "| graph | kind | paired by | result | nodes | matched (changed) | left-only | "
            "right-only | inputs | outputs |\n|---|---|---|---|---|---|---|---|---|---|\n";
-    for (const GraphPairDiff& p : r.pairs) {
+    const std::vector<std::string> labels = report::PairLabels(r);
+    for (size_t i = 0; i < r.pairs.size(); ++i) {
+      const GraphPairDiff& p = r.pairs[i];
       out += fmt::format("| {} | {} | {} | {} | {} → {} | {} ({}) | {} | {} | {} → {} | {} → {} |\n",
-                         Md(report::PairName(p)), report::KindName(p.kind), PairRuleName(p.how),
+                         Md(labels[i]), report::KindName(p.kind), PairRuleName(p.how),
                          p.identical() ? "same" : "different", p.left_nodes, p.right_nodes,
                          p.matched, p.changed, p.left_only.size(), p.right_only.size(),
                          p.left_inputs, p.right_inputs, p.left_outputs, p.right_outputs);
     }
     out += "\n";
-    for (const GraphPairDiff& p : r.pairs) {
+    for (size_t k = 0; k < r.pairs.size(); ++k) {
+      const GraphPairDiff& p = r.pairs[k];
       if (p.op_delta.empty()) continue;
       std::vector<std::string> ops;
       for (const auto& [op, n] : p.op_delta) ops.push_back(fmt::format("{:+} {}", n, Md(op)));
@@ -83,7 +86,7 @@ std::string RenderDiffMarkdown(const DiffResult& r, const RenderOptions& o) {
       std::string joined;
       for (size_t i = 0; i < shown; ++i) joined += (i ? ", " : "") + ops[i];
       if (shown < ops.size()) joined += fmt::format(", ... and {} more", ops.size() - shown);
-      out += fmt::format("- {} op counts: {}\n", Md(report::PairName(p)), joined);
+      out += fmt::format("- {} op counts: {}\n", Md(labels[k]), joined);
     }
     out += "\n";
   }

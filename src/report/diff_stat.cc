@@ -31,14 +31,16 @@ std::string Plural(size_t n, std::string_view one, std::string_view many) {
 std::string RenderDiffStat(const DiffResult& r, const RenderOptions& o) {
   std::vector<StatRow> rows;
   size_t same = 0;
-  for (const GraphPairDiff& p : r.pairs) {
+  const std::vector<std::string> labels = report::PairLabels(r);
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const GraphPairDiff& p = r.pairs[i];
     if (p.identical() && !o.all) {
       ++same;
       continue;
     }
     same += p.identical();
     StatRow row;
-    row.name = TerminalSafe(report::PairName(p));
+    row.name = TerminalSafe(labels[i]);
     row.numbers = fmt::format("nodes {} -> {}", p.left_nodes, p.right_nodes);
     if (p.left_outputs != p.right_outputs) {
       row.numbers += fmt::format(", outputs {} -> {}", p.left_outputs, p.right_outputs);

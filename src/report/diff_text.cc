@@ -191,8 +191,8 @@ std::string PartialNote(const GraphPairDiff& p) {
 }
 
 // One line per pair: nodes (+right-only -left-only ~changed), outputs, inputs.
-std::string PairOneLiner(const GraphPairDiff& p) {
-  std::string line = fmt::format("{} [{}]{}: ", report::PairName(p), report::KindName(p.kind),
+std::string PairOneLiner(const GraphPairDiff& p, const std::string& label) {
+  std::string line = fmt::format("{} [{}]{}: ", label, report::KindName(p.kind),
                                  PartialNote(p));
   if (p.identical()) return line + fmt::format("same ({} nodes)", p.left_nodes);
   line += fmt::format("nodes {}->{} (+{} -{} ~{})", p.left_nodes, p.right_nodes,
@@ -206,9 +206,10 @@ std::string PairOneLiner(const GraphPairDiff& p) {
   return line;
 }
 
-void AppendPair(std::string* out, const GraphPairDiff& p, const RenderOptions& o) {
+void AppendPair(std::string* out, const GraphPairDiff& p, const std::string& label,
+                const RenderOptions& o) {
   std::string_view state = p.identical() ? "same" : "different";
-  std::string head = Wrap(fmt::format("{} [{}, paired by {}]{}: {}", report::PairName(p),
+  std::string head = Wrap(fmt::format("{} [{}, paired by {}]{}: {}", label,
                                       report::KindName(p.kind), PairRuleName(p.how), PartialNote(p),
                                       state),
                           o.width, "  ", "    ");
@@ -385,16 +386,18 @@ std::string RenderDiffText(const DiffResult& r, const RenderOptions& o) {
     if (!o.verbose && same < r.pairs.size()) heading += "; nodes +added -removed ~changed";
   }
   out += Paint(Wrap(heading + ")", o.width, "", "  "), "1", o.color);
-  std::vector<const GraphPairDiff*> listed;
-  for (const GraphPairDiff& p : r.pairs) {
-    if (o.all || !p.identical()) listed.push_back(&p);
+  const std::vector<std::string> labels = report::PairLabels(r);
+  std::vector<size_t> listed;
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    if (o.all || !r.pairs[i].identical()) listed.push_back(i);
   }
   size_t shown = o.verbose ? listed.size() : report::Shown(listed.size(), o.max_items);
   for (size_t i = 0; i < shown; ++i) {
+    const GraphPairDiff& p = r.pairs[listed[i]];
     if (o.verbose) {
-      AppendPair(&out, *listed[i], o);
+      AppendPair(&out, p, labels[listed[i]], o);
     } else {
-      out += Wrap(PairOneLiner(*listed[i]), o.width, "  ", "    ");
+      out += Wrap(PairOneLiner(p, labels[listed[i]]), o.width, "  ", "    ");
     }
   }
   if (shown < listed.size()) {

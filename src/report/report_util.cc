@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
 
@@ -133,6 +134,24 @@ std::string EvidenceLine(const Evidence& e) {
 std::string PairName(const GraphPairDiff& p) {
   return p.left_source == p.right_source ? p.left_source
                                          : fmt::format("{} <-> {}", p.left_source, p.right_source);
+}
+
+std::vector<std::string> PairLabels(const DiffResult& r) {
+  std::vector<std::string> out;
+  out.reserve(r.pairs.size());
+  absl::flat_hash_map<std::string, size_t> uses;
+  for (const GraphPairDiff& p : r.pairs) out.push_back(PairName(p));
+  for (const std::string& name : out) ++uses[name];
+  std::vector<bool> shared(out.size());
+  for (size_t i = 0; i < out.size(); ++i) shared[i] = uses[out[i]] > 1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const GraphPairDiff& p = r.pairs[i];
+    if (!shared[i] || (p.left_graph.empty() && p.right_graph.empty())) continue;
+    out[i] += p.left_graph == p.right_graph
+                  ? fmt::format(" ({})", p.left_graph)
+                  : fmt::format(" ({} <-> {})", p.left_graph, p.right_graph);
+  }
+  return out;
 }
 
 std::string MetricsName(const MetricsPairDiff& m) {

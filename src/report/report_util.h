@@ -38,6 +38,10 @@ std::string EvidenceLine(const Evidence& e);
 
 // "ir.txt" or "a.txt <-> b.txt".
 std::string PairName(const GraphPairDiff& p);
+// PairName of each of r.pairs, with the graphs' names after it where two
+// pairs would read alike: "trace.log (aot_forward_graph [1/0])" for the
+// graphs of a file of many (save records, TORCH_LOGS and TORCH_TRACE logs).
+std::vector<std::string> PairLabels(const DiffResult& r);
 std::string MetricsName(const MetricsPairDiff& m);
 // "IR", "FX", "HLO".
 std::string_view KindName(GraphKind kind);
