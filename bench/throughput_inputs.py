@@ -17,6 +17,9 @@ Writes, under OUT:
                                graphs (joint, forward, backward) a compile,
                                copies to about NODES nodes
   fx_small.txt                 the same graphs without the log prefixes
+  trace_log.txt                a TORCH_TRACE log: the fixture's two compiles of
+                               small typed graphs among records that are not
+                               graphs, copies to about NODES nodes
   fx_module_left.txt, fx_module_right.txt
                                the same from the largest symbolic_trace graph
                                (module calls), each copy calling its own
@@ -183,6 +186,26 @@ def small_graph_log(text, graphdiff, target, log_path, bare_path):
     return copies * per
 
 
+def trace_log(text, graphdiff, target, path):
+    """Copies of a TORCH_TRACE log to about `target` nodes, each copy's
+    compiles with frame ids of their own, as one long run logs them."""
+    probe = path + ".probe"
+    write(probe, text)
+    per = nodes_of(graphdiff, probe)
+    os.remove(probe)
+    frames = len(set(re.findall(r'"frame_id": (\d+)', text)))
+    copies = max(1, (target + per - 1) // per)
+    ids = re.compile(r'\[(\d+)/(\d+)\]|"frame_id": (\d+)')
+    def shift(m, by):
+        if m.group(3) is not None:
+            return '"frame_id": {}'.format(int(m.group(3)) + by)
+        return "[{}/{}]".format(int(m.group(1)) + by, m.group(2))
+    with open(path, "w", encoding="utf-8") as f:
+        for i in range(copies):
+            f.write(ids.sub(lambda m: shift(m, i * frames), text))
+    return copies * per
+
+
 def main():
     graphdiff, testdata, target, files, out = sys.argv[1:6]
     target, files = int(target), int(files)
@@ -217,6 +240,8 @@ def main():
     n_fx_log = small_graph_log(read(os.path.join(testdata, "fixtures", "fx", "aot_graphs_v2_4.log")),
                                graphdiff, target, os.path.join(out, "fx_log.txt"),
                                os.path.join(out, "fx_small.txt"))
+    n_trace = trace_log(read(os.path.join(testdata, "fixtures", "fx", "torch_trace_v2_5.log")),
+                        graphdiff, target, os.path.join(out, "trace_log.txt"))
     n_hlo = replicate(hlo, graphdiff, target, os.path.join(out, "hlo_left.txt"),
                       os.path.join(out, "hlo_right.txt"), "hlo")
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
@@ -255,9 +280,10 @@ def main():
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
     print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
-          "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), HLO {} "
-          "nodes, save file {} nodes, {} files per directory".format(
-              n_fx, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_hlo, n_save, files))
+          "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), "
+          "TORCH_TRACE log {} nodes, HLO {} nodes, save file {} nodes, {} files per "
+          "directory".format(n_fx, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_trace, n_hlo,
+                             n_save, files))
 
 
 if __name__ == "__main__":

@@ -132,13 +132,14 @@ rate() {
 }
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
 for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt fx_typed_left.txt fx_module_left.txt \
-    fx_log.txt fx_small.txt hlo_left.txt metrics.txt; do
+    fx_log.txt fx_small.txt trace_log.txt hlo_left.txt metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"
   echo "  $(rate "$bytes" "$wall") per core"
   # Records of one file parse on every core: a save file and FX logs.
-  if [ "$input" = save.txt ] || [ "$input" = fx_log.txt ] || [ "$input" = fx_small.txt ]; then
+  if [ "$input" = save.txt ] || [ "$input" = fx_log.txt ] || [ "$input" = fx_small.txt ] ||
+      [ "$input" = trace_log.txt ]; then
     run "stats $input, $(nproc) jobs" "$gd" stats --no-progress "$work/$input"
     echo "  $(rate "$bytes" "$wall") on $(nproc) cores"
   fi
