@@ -14,6 +14,7 @@
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/report.h"
+#include "graphdiff/visual.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "report/formats.h"
@@ -370,7 +371,11 @@ TEST(ReportText, PairsOfOneFileAreToldApartByTheirGraphs) {
   const std::string md = RenderDiffMarkdown(r, o);
   EXPECT_THAT(md, HasSubstr("| trace.log (aot\\_forward\\_graph \\[1/0\\]) |"));
   EXPECT_THAT(md, HasSubstr("| fx\\_graph.txt |"));
-  for (const std::string* t : {&text, &stat, &md}) EXPECT_THAT(*t, Not(HasSubstr("forward)")));
+  const std::string html = RenderDiffHtml(r, o);
+  EXPECT_THAT(html, HasSubstr("<li>trace.log (aot_forward_graph [1/0]): 1 changed"));
+  for (const std::string* t : {&text, &stat, &md, &html}) {
+    EXPECT_THAT(*t, Not(HasSubstr("forward)")));
+  }
   o.verbose = true;
   EXPECT_THAT(RenderDiffText(r, o), HasSubstr("trace.log (aot_forward_graph [1/0]) [FX, paired by"));
 }

@@ -258,11 +258,12 @@ void AppendSide(const PairScene& s, int side, const GraphPairDiff& p, bool layou
       XmlEscape(why_not), s.pair, side, sc.drawn.size());
 }
 
-void AppendPair(const DiffResult& r, const PairScene& s, bool layout, std::string* out) {
+void AppendPair(const DiffResult& r, const PairScene& s, const std::string& label, bool layout,
+                std::string* out) {
   const GraphPairDiff& p = r.pairs[s.pair];
   *out += fmt::format("<section class=\"gd-pair\" id=\"pair-{}\" data-pair=\"{}\">\n", s.pair,
                       s.pair);
-  *out += fmt::format("<h2>{} <small>({})</small></h2>\n", XmlEscape(report::PairName(p)),
+  *out += fmt::format("<h2>{} <small>({})</small></h2>\n", XmlEscape(label),
                       report::KindName(p.kind));
   *out += fmt::format(
       "<p>left {} nodes, {} outputs; right {} nodes, {} outputs; {} matched pairs of which {} "
@@ -403,6 +404,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   // findings list comes first on the page but needs the links the scenes
   // resolve, so the pairs' sections wait in their own string.
   EvidenceLinks links(result.findings.size());
+  const std::vector<std::string> labels = report::PairLabels(result);
   std::string sections;
   nlohmann::json pairs = nlohmann::json::array();
   std::string node_blocks;
@@ -416,10 +418,10 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
       AddLinks(s, &links);
       // Graphviz takes a while per drawing: dumps of hundreds of differing
       // graphs get the first ones laid out and the rest drawn on demand.
-      AppendPair(result, s, laid_out++ < options.max_laid_out_pairs, &sections);
+      AppendPair(result, s, labels[i], laid_out++ < options.max_laid_out_pairs, &sections);
       const GraphPairDiff& p = result.pairs[i];
       pairs.push_back({{"pair", i},
-                       {"name", report::PairName(p)},
+                       {"name", labels[i]},
                        {"sides", nlohmann::json::array({SideMeta(s, 0, p), SideMeta(s, 1, p)})}});
       node_blocks += fmt::format(
           "<script type=\"application/json\" id=\"gd-pair-{}\">{}</script>\n", i,
@@ -458,7 +460,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
     out += "<nav class=\"gd-nav\">Drawings:";
     for (size_t i : drawn) {
       out += fmt::format(" <a href=\"#pair-{}\">{}</a>", i,
-                         XmlEscape(report::PairName(result.pairs[i])));
+                         XmlEscape(labels[i]));
     }
     out += "</nav>\n";
   }
@@ -472,7 +474,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
     for (size_t i : undrawn) {
       const GraphPairDiff& p = result.pairs[i];
       out += fmt::format("<li>{}: {} changed, {} removed, {} added (graphs not given)</li>\n",
-                         XmlEscape(report::PairName(p)), p.changed, p.left_only.size(),
+                         XmlEscape(labels[i]), p.changed, p.left_only.size(),
                          p.right_only.size());
     }
     out += "</ul></section>\n";
@@ -480,7 +482,7 @@ std::string RenderDiffHtml(const DiffResult& result, const RenderOptions& option
   if (!identical.empty()) {
     out += fmt::format("<section><h2>Identical pairs ({})</h2><ul>\n", identical.size());
     for (size_t i : identical) {
-      out += "<li>" + XmlEscape(report::PairName(result.pairs[i])) + "</li>\n";
+      out += "<li>" + XmlEscape(labels[i]) + "</li>\n";
     }
     out += "</ul></section>\n";
   }

@@ -174,13 +174,14 @@ absl::StatusOr<std::vector<ReportFile>> RenderModelExplorer(const DiffResult& re
   std::vector<ReportFile> files;
   nlohmann::ordered_json index = nlohmann::ordered_json::array();
   const visual::PairFindings findings(result, options.graphs);
+  const std::vector<std::string> labels = report::PairLabels(result);
   for (size_t i = 0; i < result.pairs.size() && i < options.graphs->size(); ++i) {
     const GraphPairDiff& p = result.pairs[i];
     if (p.identical() || !visual::Drawable(p, (*options.graphs)[i])) continue;
     PairScene s = visual::BuildScene(result, i, (*options.graphs)[i], findings, 0);
     std::vector<std::string> ids[2] = {NodeIds(*s.side[0].graph), NodeIds(*s.side[1].graph)};
     std::string stem = fmt::format("pair{}", i);
-    nlohmann::ordered_json entry = {{"pair", report::PairName(p)}};
+    nlohmann::ordered_json entry = {{"pair", labels[i]}};
     for (int side = 0; side < 2; ++side) {
       const char* name = side == 0 ? "left" : "right";
       std::string graph_id = fmt::format("{}: {}", name, side == 0 ? p.left_source : p.right_source);

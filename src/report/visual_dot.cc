@@ -225,6 +225,7 @@ std::string RenderDiffDot(const DiffResult& result, const RenderOptions& options
     return out + "// no graphs were given to draw (RenderOptions::graphs)\n";
   }
   const visual::PairFindings findings(result, options.graphs);
+  const std::vector<std::string> labels = report::PairLabels(result);
   for (size_t i = 0; i < result.pairs.size() && i < options.graphs->size(); ++i) {
     const GraphPairDiff& p = result.pairs[i];
     if (p.identical() || !visual::Drawable(p, (*options.graphs)[i])) continue;
@@ -235,7 +236,7 @@ std::string RenderDiffDot(const DiffResult& result, const RenderOptions& options
         "  graph [fontname=\"Helvetica\", label={}, labelloc=t];\n"
         "  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n"
         "  edge [color=\"#757575\", arrowsize=0.6];\n",
-        visual::DotQuote(report::PairName(p)));
+        visual::DotQuote(labels[i]));
     for (int side = 0; side < 2; ++side) {
       const visual::SideScene& sc = s.side[side];
       out += fmt::format("  subgraph cluster_{} {{\n  label={};\n", side == 0 ? "left" : "right",
