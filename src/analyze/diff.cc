@@ -17,16 +17,13 @@
 #include "fmt/format.h"
 #include "graphdiff/stats.h"
 #include "load/task_pool.h"
+#include "util/labels.h"
 
 namespace graphdiff {
 namespace {
 
 using analyze::MetricsContext;
 using analyze::PairContext;
-
-std::string PairLabel(const std::string& left, const std::string& right) {
-  return left == right ? left : fmt::format("{} <-> {}", left, right);
-}
 
 // Symmetric families look at both sides at once; one-directional ones run
 // once per direction so that swapping the dumps mirrors every finding.
@@ -268,7 +265,7 @@ MetricsPairDiff CompareMetrics(const MetricsReport& l, const MetricsReport& r, P
 
 // Graph labels carry the record index when a file holds several graphs.
 std::string GraphLabel(const DumpFile& f, const Graph& g) {
-  return f.graphs.size() > 1 ? fmt::format("{}#{}", f.path, g.source.record_index) : f.path;
+  return f.graphs.size() > 1 ? RecordLabel(f.path, g.source.record_index) : f.path;
 }
 
 // The options with an op-equivalence table filled in: the caller's, or the
@@ -350,7 +347,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
         const DumpFile& lf = *slot.lf;
         const DumpFile& rf = *slot.rf;
         slot.status = DiffOnePair(*slot.l, *slot.r, slot.pairing->how,
-                                  PairLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)),
+                                  SidesLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)),
                                   {lf.path, rf.path}, opts, eq, &slot.result);
         if (!slot.status.ok()) return;
         slot.result.pairs.back().left_partial = slot.l->partial;
@@ -376,7 +373,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     MetricsReport r = right.files[mp.right_file].metrics[mp.right_report];
     l.source = lpath;
     r.source = rpath;
-    MetricsContext c{l, r, opts, PairLabel(lpath, rpath)};
+    MetricsContext c{l, r, opts, SidesLabel(lpath, rpath)};
     analyze::FindCompilation(c, &result.findings);
     analyze::FindCloneCounters(c, &result.findings);
     analyze::FindCounterDeltas(c, &result.findings);
@@ -399,7 +396,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
       const std::string& path = d.files[file].path;
       if (!analyze::Selected(sel, path, "")) continue;
       result.unpaired.push_back(
-          {side, UnpairedKind::kMetrics, fmt::format("{}#{}", path, report), ""});
+          {side, UnpairedKind::kMetrics, RecordLabel(path, report), ""});
     }
   };
   add_unpaired(left, pairing.left_unpaired, Side::kLeft);
@@ -422,7 +419,7 @@ absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
   result.left_root = left.source.file;
   result.right_root = right.source.file;
   absl::Status st = DiffOnePair(left, right, PairRule::kGraphs,
-                                PairLabel(left.source.file, right.source.file),
+                                SidesLabel(left.source.file, right.source.file),
                                 {left.source.file, right.source.file}, opts,
                                 *opts.align.equivalence, &result);
   if (!st.ok()) return st;

@@ -44,10 +44,6 @@ using OpCounts = std::vector<std::pair<std::string_view, int64_t>>;
 // count and an opcode, so a warning says it instead.
 constexpr size_t kMaxCalleeOps = 256;
 
-// Counts multiply through nested calls (a computation calling one that
-// calls one...: 2^depth): they saturate (util/checked.h) instead of
-// overflowing.
-
 // StringViewHash: the default hasher of Debian's Abseil is std::hash's
 // byte-wise murmur, a tenth of the parse time here.
 using NameIndex = absl::flat_hash_map<std::string_view, uint32_t, StringViewHash>;
@@ -410,6 +406,8 @@ class GraphBuilder {
 
   // Adds tallied `add`, `times` over, to tallied `ops`: a merge, as a
   // computation of a chain adds a long summary to a few opcodes of its own.
+  // Counts multiply through nested calls (a computation calling one that
+  // calls one...: 2^depth), so they saturate (util/checked.h).
   void MergeTally(const OpCounts& add, int64_t times, OpCounts* ops) {
     OpCounts& out = merged_;
     out.clear();

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "fmt/format.h"
 #include "graphdiff/sanitize.h"
+#include "util/labels.h"
 
 namespace graphdiff::report {
 
@@ -131,10 +132,7 @@ std::string EvidenceLine(const Evidence& e) {
   return out;
 }
 
-std::string PairName(const GraphPairDiff& p) {
-  return p.left_source == p.right_source ? p.left_source
-                                         : fmt::format("{} <-> {}", p.left_source, p.right_source);
-}
+std::string PairName(const GraphPairDiff& p) { return SidesLabel(p.left_source, p.right_source); }
 
 std::vector<std::string> PairLabels(const DiffResult& r) {
   std::vector<std::string> out;
@@ -142,21 +140,17 @@ std::vector<std::string> PairLabels(const DiffResult& r) {
   absl::flat_hash_map<std::string, size_t> uses;
   for (const GraphPairDiff& p : r.pairs) out.push_back(PairName(p));
   for (const std::string& name : out) ++uses[name];
-  std::vector<bool> shared(out.size());
-  for (size_t i = 0; i < out.size(); ++i) shared[i] = uses[out[i]] > 1;
   for (size_t i = 0; i < out.size(); ++i) {
     const GraphPairDiff& p = r.pairs[i];
-    if (!shared[i] || (p.left_graph.empty() && p.right_graph.empty())) continue;
-    out[i] += p.left_graph == p.right_graph
-                  ? fmt::format(" ({})", p.left_graph)
-                  : fmt::format(" ({} <-> {})", p.left_graph, p.right_graph);
+    // `uses` holds copies: out[i] is read before it grows, as every later one.
+    if (uses[out[i]] < 2 || (p.left_graph.empty() && p.right_graph.empty())) continue;
+    out[i] += " (" + SidesLabel(p.left_graph, p.right_graph) + ")";
   }
   return out;
 }
 
 std::string MetricsName(const MetricsPairDiff& m) {
-  return m.left_source == m.right_source ? m.left_source
-                                         : fmt::format("{} <-> {}", m.left_source, m.right_source);
+  return SidesLabel(m.left_source, m.right_source);
 }
 
 std::string_view KindName(GraphKind kind) {

@@ -13,15 +13,10 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "fmt/format.h"
+#include "util/labels.h"
 
 namespace graphdiff::visual {
 namespace {
-
-// "a.txt" or "a.txt <-> b.txt", as DiffDumps labels findings (PairLabel in
-// analyze/diff.cc).
-std::string PairLabel(std::string_view left, std::string_view right) {
-  return left == right ? std::string(left) : fmt::format("{} <-> {}", left, right);
-}
 
 // Users of each node, as offsets into one array (CSR): memory stays linear
 // on 10^6-node graphs.
@@ -208,7 +203,7 @@ bool Drawable(const GraphPairDiff& p, const PairGraphs& g) {
 
 PairFindings::PairFindings(const DiffResult& result, const std::vector<PairGraphs>* graphs)
     : by_pair_(result.pairs.size()) {
-  // Labels as DiffDumps writes them (analyze/diff.cc, GraphLabel): a file's
+  // Labels as DiffDumps writes them (analyze/diff.cc, GraphLabel; util/labels.h): a file's
   // only graph by its path, one of several by path#record. Which of the two
   // a file had is not in the result, so a pair answers to both, the bare
   // path only when no other pair reads that file: a label names one graph
@@ -228,12 +223,12 @@ PairFindings::PairFindings(const DiffResult& result, const std::vector<PairGraph
       const Graph* graph = g == nullptr ? nullptr : (k == 0 ? g->left : g->right);
       if (readers[k][source] == 1) names[k].push_back(source);
       if (graph != nullptr) {
-        names[k].push_back(fmt::format("{}#{}", source, graph->source.record_index));
+        names[k].push_back(RecordLabel(source, graph->source.record_index));
       }
     }
     std::vector<std::string> labels;
     for (const std::string& l : names[0]) {
-      for (const std::string& r : names[1]) labels.push_back(PairLabel(l, r));
+      for (const std::string& r : names[1]) labels.push_back(SidesLabel(l, r));
     }
     std::sort(labels.begin(), labels.end());
     labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
@@ -243,7 +238,7 @@ PairFindings::PairFindings(const DiffResult& result, const std::vector<PairGraph
   }
   absl::flat_hash_set<std::string> metrics_labels;
   for (const MetricsPairDiff& m : result.metrics) {
-    metrics_labels.insert(PairLabel(m.left_source, m.right_source));
+    metrics_labels.insert(SidesLabel(m.left_source, m.right_source));
   }
   // (side, file) -> findings with evidence there that no pair's label names.
   absl::flat_hash_map<std::pair<int, std::string_view>, std::vector<uint32_t>> unowned;
