@@ -119,10 +119,7 @@ int main(int argc, char** argv) {
         pool_chars += g.strings.bytes();
         record_bytes += sizeof(graphdiff::Graph) + HeapBytes(g.name) + HeapBytes(g.source.file) +
                         HeapBytes(g.source.graph_name) + HeapBytes(g.source.graph_hash);
-        for (const auto* list : {&g.source.frames, &g.source.hashes}) {
-          record_bytes += list->capacity() * sizeof(std::string);
-          for (const std::string& s : *list) record_bytes += HeapBytes(s);
-        }
+        record_bytes += g.source.frames.heap_bytes() + g.source.hashes.heap_bytes();
       }
     }
     // Where the model bytes go: node records, string pools, the rest

@@ -21,6 +21,7 @@
 #include "absl/types/span.h"
 #include "graphdiff/compact_vec.h"
 #include "graphdiff/inline_vec.h"
+#include "graphdiff/string_list.h"
 #include "graphdiff/strings.h"
 
 GRAPHDIFF_PUBLIC_BEGIN
@@ -233,8 +234,8 @@ struct GraphSource {
   uint32_t first_line = 0;  // 1-based, inclusive
   uint32_t last_line = 0;
   std::string graph_name;                 // "Graph Name:", FX class name, HLO module
-  std::vector<std::string> frames;        // Python stack frames, innermost first
-  std::vector<std::string> hashes;        // "Hashes:" / "Root Hashes:"
+  StringList frames;                      // Python stack frames, innermost first
+  StringList hashes;                      // "Hashes:" / "Root Hashes:"
   std::string graph_hash;                 // "Graph Hash:"
   uint32_t record_index = 0;              // position among the file's graphs
   uint32_t repeat_count = 1;              // identical consecutive records folded in

@@ -25,6 +25,7 @@
 #include "graphdiff/parse.h"
 #include "graphdiff/report.h"
 #include "graphdiff/stats.h"
+#include "graphdiff/string_list.h"
 #include "graphdiff/strings.h"
 #include "graphdiff/version.h"
 #include "graphdiff/visual.h"

@@ -88,7 +88,7 @@ void BindDump(py::module_& m) {
       .def_property_readonly("source", [](const Graph& g) { return g.source.file; },
                              "The file the graph came from, as the loader names it")
       .def_property_readonly("first_line", [](const Graph& g) { return g.source.first_line; })
-      .def_property_readonly("frames", [](const Graph& g) { return g.source.frames; },
+      .def_property_readonly("frames", [](const Graph& g) { return g.source.frames.ToVector(); },
                              "Python stack frames of a save-file record, innermost first")
       .def_readonly("partial", &Graph::partial,
                     "The dump does not hold the whole graph (elided or truncated)")

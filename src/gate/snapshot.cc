@@ -43,7 +43,7 @@ std::string GraphKey(const DumpFile& file, size_t index, const Graph& g) {
   std::string key = NormalizeUnitPath(file.path);
   if (file.graphs.size() > 1) key += fmt::format("#{}", index);
   if (!g.name.empty()) key += ":" + g.name;
-  if (!g.source.frames.empty()) key += "@" + g.source.frames.front();
+  if (!g.source.frames.empty()) key.append("@").append(g.source.frames.front());
   return key;
 }
 
@@ -56,7 +56,7 @@ GateUnit GraphUnit(const DumpFile& file, size_t index, const Graph& g) {
   u.structure = EncodeGraph(g);
   u.partial = g.partial;
   u.name = g.name;
-  if (!g.source.frames.empty()) u.frame = g.source.frames.front();
+  if (!g.source.frames.empty()) u.frame = std::string(g.source.frames.front());
   u.graph_kind = std::string(GraphKindName(g.kind));
   u.record_index = g.source.record_index;
   u.source = g.source.file;

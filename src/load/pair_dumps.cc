@@ -152,7 +152,7 @@ std::vector<Candidate> Candidates(const Dump& dump) {
       c.name = !graph.source.graph_name.empty() ? graph.source.graph_name
                : graph.kind != GraphKind::kIr   ? graph.name
                                                 : std::string();
-      for (const std::string& frame : graph.source.frames) {
+      for (std::string_view frame : graph.source.frames) {
         if (IsLibraryFrame(frame)) continue;
         if (!c.frame.empty()) c.frame += '\n';
         c.frame += frame;

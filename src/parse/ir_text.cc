@@ -45,6 +45,15 @@ struct IrBlockCache::Tables {
   };
   absl::flat_hash_map<std::string_view, uint32_t, StringViewHash> tail_index;
   std::vector<Tail> tails;
+  // Lists a block fills and empties as it goes, kept for the next block: a
+  // save file of 10^5 records of five nodes grew each again every record.
+  struct Scratch {
+    std::vector<std::pair<int64_t, uint32_t>> roots;  // (ROOT=k, node)
+    TypeList types;
+    std::vector<ValueRef> operands;
+    std::vector<Attr> attrs;
+    std::vector<uint32_t> ids;  // IdMap's table
+  } scratch;
   // Graphs parsed through these tables; the current one's number.
   uint32_t graphs = 0;
 };
@@ -82,8 +91,10 @@ bool IsBlank(std::string_view s) {
 // ids (hand-edited, or a future numbering) falls back to a hash map.
 class IdMap {
  public:
-  explicit IdMap(size_t expected) : dense_limit_(std::max<size_t>(4096, expected * 8)) {
-    dense_.reserve(std::min(expected + 16, dense_limit_));
+  // `table` is storage kept across blocks; its entries are cleared here.
+  IdMap(size_t expected, std::vector<uint32_t>* table)
+      : dense_limit_(std::max<size_t>(4096, expected * 8)), dense_(*table) {
+    dense_.assign(std::min(expected + 16, dense_limit_), kNoNode);
   }
   uint32_t Find(uint64_t id) const {
     if (id < dense_limit_) return id < dense_.size() ? dense_[id] : kNoNode;
@@ -104,7 +115,7 @@ class IdMap {
 
  private:
   size_t dense_limit_;
-  std::vector<uint32_t> dense_;
+  std::vector<uint32_t>& dense_;
   absl::flat_hash_map<uint64_t, uint32_t> sparse_;
 };
 
@@ -162,12 +173,17 @@ class BlockParser {
         source_(source),
         options_(options),
         warnings_(warnings),
-        ids_(expected_nodes),
         shared_(shared_pool != nullptr),
         intern_names_(shared_ && expected_nodes <= kInternNamesUpTo),
         kept_(shared_ && cache != nullptr),
         t_(kept_ ? &cache->tables() : &own_),
-        graph_no_(++t_->graphs) {
+        graph_no_(++t_->graphs),
+        ids_(expected_nodes, &t_->scratch.ids),
+        roots_(t_->scratch.roots),
+        type_scratch_(t_->scratch.types),
+        operand_scratch_(t_->scratch.operands),
+        attr_scratch_(t_->scratch.attrs) {
+    roots_.clear();
     graph_.kind = GraphKind::kIr;
     graph_.source.file = std::string(source);
     graph_.nodes.reserve(expected_nodes);
@@ -233,7 +249,6 @@ class BlockParser {
   const ParseOptions& options_;
   std::vector<Diagnostic>* warnings_;
   Graph graph_;
-  IdMap ids_;
   // The graph's strings are a shared pool's (ParseIrBlock), and its node
   // names are interned when it is small (intern_names.h).
   const bool shared_;
@@ -243,10 +258,12 @@ class BlockParser {
   IrBlockCache::Tables own_;
   IrBlockCache::Tables* const t_;
   const uint32_t graph_no_;  // this graph's number in *t_
-  std::vector<std::pair<int64_t, uint32_t>> roots_;  // (ROOT=k, node)
-  TypeList type_scratch_;
-  std::vector<ValueRef> operand_scratch_;
-  std::vector<Attr> attr_scratch_;
+  IdMap ids_;
+  // The tables' scratch lists (IrBlockCache::Tables::Scratch).
+  std::vector<std::pair<int64_t, uint32_t>>& roots_;  // (ROOT=k, node)
+  TypeList& type_scratch_;
+  std::vector<ValueRef>& operand_scratch_;
+  std::vector<Attr>& attr_scratch_;
   bool warned_attr_ = false;
   bool elided_ = false;
 };
@@ -519,8 +536,12 @@ absl::Status BlockParser::ParseAttrsSlow(std::string_view line, uint32_t line_no
 }
 
 absl::Status BlockParser::Finish() {
-  std::stable_sort(roots_.begin(), roots_.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Dumps number their outputs in node order: the sort (and its buffer)
+  // is for those that do not.
+  auto by_position = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(roots_.begin(), roots_.end(), by_position)) {
+    std::stable_sort(roots_.begin(), roots_.end(), by_position);
+  }
   graph_.outputs.reserve(roots_.size());
   for (const auto& [k, node] : roots_) graph_.outputs.push_back(ValueRef{node, 0});
   return absl::OkStatus();

@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/types/span.h"
 #include "fmt/format.h"
 #include "graphdiff/parse.h"
 #include "parse/error.h"
@@ -92,18 +94,19 @@ bool IsLibraryFrame(std::string_view frame) {
   return python_dir && !packages;
 }
 
-std::vector<std::string> ParseHashes(std::string_view rest) {
+// Fills `out` with the hashes of `(h1, h2, ...)`, views into `rest`.
+void ParseHashes(std::string_view rest, std::vector<std::string_view>* out) {
+  out->clear();
   rest = Strip(rest);
   if (StartsWith(rest, "(")) rest.remove_prefix(1);
   if (!rest.empty() && rest.back() == ')') rest.remove_suffix(1);
-  // Sized once: the list is kept in the graph as it is made here.
-  std::vector<std::string> out;
-  out.reserve(static_cast<size_t>(std::count(rest.begin(), rest.end(), ',')) + 1);
-  for (std::string_view h : Split(rest, ",")) {
-    h = Strip(h);
-    if (!h.empty()) out.emplace_back(h);
+  while (!rest.empty()) {
+    size_t comma = rest.find(',');
+    std::string_view h = Strip(rest.substr(0, comma));
+    if (!h.empty()) out->push_back(h);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
   }
-  return out;
 }
 
 // Where a piece may start: a record header, or a bare `IR {` block right
@@ -134,13 +137,24 @@ absl::Status ShiftErrorLine(const absl::Status& status, std::string_view source,
                       fmt::format("{}{}{}", prefix, line + delta, rest.substr(colon)));
 }
 
+// A record's header lines, as views into the text. Cleared, not replaced,
+// between records: its lists keep their room.
 struct RecordHeader {
   bool present = false;
   uint32_t first_line = 0;
   size_t first_offset = 0;
-  std::string graph_name;
-  std::vector<std::string> frames;
-  std::vector<std::string> hashes;
+  std::string_view graph_name;
+  std::vector<std::string_view> frames;
+  std::vector<std::string_view> hashes;
+
+  void Clear() {
+    present = false;
+    first_line = 0;
+    first_offset = 0;
+    graph_name = {};
+    frames.clear();
+    hashes.clear();
+  }
 };
 
 // Seals the pools the graphs share (StringPool::ShrinkToFit): from then on a
@@ -200,7 +214,8 @@ class SaveFileParser {
   absl::Status ParseDelimitedBody(std::string_view first, size_t offset, uint32_t line);
   // Folds the record into the previous one when body and header match.
   bool FoldIntoPrevious(std::string_view body);
-  absl::Status AddGraphs(std::vector<Graph> graphs, std::string_view body,
+  // Moves `graphs` (a record's) into the file's list.
+  absl::Status AddGraphs(absl::Span<Graph> graphs, std::string_view body,
                          uint32_t first_line, uint32_t last_line);
   void SetLastLine(uint32_t line) {
     if (!folded_) {
@@ -223,6 +238,15 @@ class SaveFileParser {
   StringPool pool_;
   IrBlockCache cache_;
   RecordHeader header_;
+  // A run's records repeat a few stacks: each is made into a list (and
+  // its user frame, which names a graph, found) once, keyed by the text
+  // of its lines.
+  struct RecordFrames {
+    StringList list;
+    std::string_view user;  // the innermost frame that is not library code
+  };
+  const RecordFrames& FramesOf(const std::vector<std::string_view>& frames);
+  absl::flat_hash_map<std::string_view, RecordFrames, StringViewHash> frame_lists_;
   bool in_body_ = false;  // after `## BEGIN_GRAPH`, before the body
   // The last record that produced graphs: graphs_[record_begin_, end) and
   // the header and body it had, for folding and for trailing `Graph Hash:`.
@@ -248,6 +272,25 @@ class SaveFileParser {
   size_t first_warn_end_ = 0;
 };
 
+const SaveFileParser::RecordFrames& SaveFileParser::FramesOf(
+    const std::vector<std::string_view>& frames) {
+  static const RecordFrames kNone;
+  if (frames.empty()) return kNone;
+  // The frames are lines of one stretch of the text: the same stretch is
+  // the same frames.
+  std::string_view lines(frames.front().data(),
+                         static_cast<size_t>(frames.back().data() + frames.back().size() -
+                                             frames.front().data()));
+  auto [it, fresh] = frame_lists_.try_emplace(lines);
+  if (fresh) {
+    it->second.list = StringList(frames);
+    auto user = std::find_if(frames.begin(), frames.end(),
+                             [](std::string_view f) { return !IsLibraryFrame(f); });
+    if (user != frames.end()) it->second.user = *user;
+  }
+  return it->second;
+}
+
 bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
   if (!have_record_ || body.size() != prev_body_.size() ||
       header_.frames != prev_header_.frames || header_.graph_name != prev_header_.graph_name ||
@@ -256,11 +299,11 @@ bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
   }
   for (size_t i = record_begin_; i < graphs_.size(); ++i) ++graphs_[i].source.repeat_count;
   folded_ = true;
-  header_ = RecordHeader();
+  header_.Clear();
   return true;
 }
 
-absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_view body,
+absl::Status SaveFileParser::AddGraphs(absl::Span<Graph> graphs, std::string_view body,
                                        uint32_t first_line, uint32_t last_line) {
   if (graphs_.size() + graphs.size() > options_.max_graphs) {
     size_t at = header_.present ? header_.first_offset
@@ -271,6 +314,8 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
                                     options_.max_graphs));
   }
   record_begin_ = graphs_.size();
+  const RecordFrames& frames = FramesOf(header_.frames);
+  const StringList hashes(header_.hashes);
   for (size_t k = 0; k < graphs.size(); ++k) {
     Graph& g = graphs[k];
     uint32_t index = static_cast<uint32_t>(graphs_.size());
@@ -278,27 +323,19 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
     src.file = std::string(source_);
     src.first_line = header_.present ? header_.first_line : first_line;
     src.last_line = last_line;
-    if (!header_.graph_name.empty()) src.graph_name = header_.graph_name;
-    src.frames = header_.frames;
-    // The last graph takes the hashes: folding and joining compare
-    // headers by frames and name only.
-    if (k + 1 == graphs.size()) {
-      src.hashes = std::move(header_.hashes);
-    } else {
-      src.hashes = header_.hashes;
-    }
+    if (!header_.graph_name.empty()) src.graph_name = std::string(header_.graph_name);
+    src.frames = frames.list;
+    src.hashes = hashes;
     src.record_index = index;
     src.repeat_count = 1;
     if (!header_.graph_name.empty()) {
-      g.name = header_.graph_name;
+      g.name = std::string(header_.graph_name);
     } else {
-      auto user = std::find_if(header_.frames.begin(), header_.frames.end(),
-                               [](const std::string& f) { return !IsLibraryFrame(f); });
       // A piece does not know its graphs' indexes in the file: the join
       // numbers the unnamed ones.
-      g.name = user != header_.frames.end() ? *user
-               : piece_                     ? std::string()
-                                            : fmt::format("graph {}", index);
+      g.name = !frames.user.empty() ? std::string(frames.user)
+               : piece_             ? std::string()
+                                    : fmt::format("graph {}", index);
     }
     graphs_.push_back(std::move(g));
   }
@@ -311,8 +348,8 @@ absl::Status SaveFileParser::AddGraphs(std::vector<Graph> graphs, std::string_vi
   }
   have_record_ = true;
   folded_ = false;
-  prev_header_ = std::move(header_);
-  header_ = RecordHeader();
+  std::swap(prev_header_, header_);
+  header_.Clear();
   prev_body_ = body;
   prev_body_lines_ = kUncounted;
   return absl::OkStatus();
@@ -348,10 +385,10 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
     }
     return g.status();
   }
-  std::vector<Graph> one;
-  one.push_back(*std::move(g));
   std::string_view body = text_.substr(offset, end.offset - offset);
-  if (absl::Status s = AddGraphs(std::move(one), body, line, end.line); !s.ok()) return s;
+  if (absl::Status s = AddGraphs(absl::MakeSpan(&*g, 1), body, line, end.line); !s.ok()) {
+    return s;
+  }
   Seek(end.offset, end.line + 1);
   return absl::OkStatus();
 }
@@ -377,7 +414,7 @@ absl::Status SaveFileParser::ParseDelimitedBody(std::string_view first, size_t o
   std::string_view body = text_.substr(offset, body_end - offset);
   if (!StartsWith(first, "HloModule")) {
     Warn(line, "a record body that is neither IR nor HLO text (DOT or StableHLO?) was skipped");
-    header_ = RecordHeader();
+    header_.Clear();
     ForgetRecord();
     return absl::OkStatus();
   }
@@ -394,7 +431,7 @@ absl::Status SaveFileParser::ParseDelimitedBody(std::string_view first, size_t o
   for (Graph& g : *gs) {
     for (Node& n : g.nodes) n.line += line - 1;
   }
-  return AddGraphs(*std::move(gs), body, line, last_line);
+  return AddGraphs(absl::MakeSpan(*gs), body, line, last_line);
 }
 
 absl::StatusOr<std::vector<Graph>> SaveFileParser::Run() {
@@ -454,20 +491,19 @@ absl::Status SaveFileParser::Loop() {
     }
     in_body_ = false;
     if (IsRecordHeader(line)) {
-      header_ = RecordHeader();
+      header_.Clear();
       header_.present = true;
       header_.first_line = line_no;
       header_.first_offset = offset;
     } else if (StartsWith(line, "Graph Name:")) {
-      header_.graph_name =
-          std::string(Strip(line.substr(strlen("Graph Name:"))));
+      header_.graph_name = Strip(line.substr(strlen("Graph Name:")));
     } else if (StartsWith(line, "TensorsGraphInfo:") ||
                StartsWith(line, "Python Stacktrace:")) {
       in_frames = true;
     } else if (StartsWith(line, "Hashes:")) {
-      header_.hashes = ParseHashes(line.substr(strlen("Hashes:")));
+      ParseHashes(line.substr(strlen("Hashes:")), &header_.hashes);
     } else if (StartsWith(line, "Root Hashes:")) {
-      header_.hashes = ParseHashes(line.substr(strlen("Root Hashes:")));
+      ParseHashes(line.substr(strlen("Root Hashes:")), &header_.hashes);
     } else if (StartsWith(line, "## BEGIN_GRAPH")) {
       in_body_ = true;
     } else if (StartsWith(line, "Graph Hash:")) {
