@@ -26,6 +26,10 @@ Writes, under OUT:
                                modules: an op per node
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
+  save_small.txt               save-file records of a few nodes each (an
+                               `.item()` a step), in the three framings of
+                               fixtures/ir: LTC's, and torch_xla's old and new
+                               with their Python frames
   metrics.txt                  metrics reports one after another, about
                                100 bytes per node of NODES (a report per step)
   dir_left/, dir_right/        FILES graph files (IR, FX, HLO) in folders of
@@ -247,6 +251,12 @@ def main():
     n_save = replicate(saves, graphdiff, target, os.path.join(out, "save.txt"),
                        os.path.join(out, "save_right.txt"), "ir")
     os.remove(os.path.join(out, "save_right.txt"))
+    ir_dir = os.path.join(testdata, "fixtures", "ir")
+    small = [read(os.path.join(ir_dir, f)) for f in
+             ("ltc_real_save.txt", "xla_old_hashes.txt", "xla_new_root_hashes.txt")]
+    n_save_small = replicate(small, graphdiff, target, os.path.join(out, "save_small.txt"),
+                             os.path.join(out, "save_small_right.txt"), "ir")
+    os.remove(os.path.join(out, "save_small_right.txt"))
 
     # Metrics: every real report of testdata in turn, as a run that prints
     # one per step leaves them.
@@ -281,9 +291,10 @@ def main():
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
     print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
           "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), "
-          "TORCH_TRACE log {} nodes, HLO {} nodes, save file {} nodes, {} files per "
-          "directory".format(n_fx, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_trace, n_hlo,
-                             n_save, files))
+          "TORCH_TRACE log {} nodes, HLO {} nodes, save file {} nodes, save file of small "
+          "records {} nodes, {} files per directory".format(
+              n_fx, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_trace, n_hlo, n_save,
+              n_save_small, files))
 
 
 if __name__ == "__main__":

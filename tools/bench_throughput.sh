@@ -7,8 +7,9 @@
 #    beside GNU diff and a renumber-insensitive text diff (ids replaced by
 #    %N, lines sorted, then diff) of the same files, with the ratios;
 #  - `graphdiff stats --jobs 1` parse rate per format (MB/s per core), also
-#    on a TORCH_LOGS log of small typed FX graphs and on the same graphs bare,
-#    and with every core for the save file and those two;
+#    on a save file of small records, a TORCH_LOGS log of small typed FX
+#    graphs, the same graphs bare and a TORCH_TRACE log, and with every core
+#    for those and the save file;
 #  - whether every core is busy on the directory ((user+sys)/wall);
 #  - peak memory (/usr/bin/time) and the machine.
 #
@@ -131,15 +132,15 @@ rate() {
   awk -v b="$1" -v w="$2" 'BEGIN {printf "%.0f MB/s (%.0f MiB/s)", b / 1e6 / w, b / 1048576 / w}'
 }
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
-for input in ir_left.txt save.txt fx_left.txt fx_one_left.txt fx_typed_left.txt fx_module_left.txt \
-    fx_log.txt fx_small.txt trace_log.txt hlo_left.txt metrics.txt; do
+for input in ir_left.txt save.txt save_small.txt fx_left.txt fx_one_left.txt fx_typed_left.txt \
+    fx_module_left.txt fx_log.txt fx_small.txt trace_log.txt hlo_left.txt metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"
   echo "  $(rate "$bytes" "$wall") per core"
   # Records of one file parse on every core: a save file and FX logs.
-  if [ "$input" = save.txt ] || [ "$input" = fx_log.txt ] || [ "$input" = fx_small.txt ] ||
-      [ "$input" = trace_log.txt ]; then
+  if [ "$input" = save.txt ] || [ "$input" = save_small.txt ] || [ "$input" = fx_log.txt ] ||
+      [ "$input" = fx_small.txt ] || [ "$input" = trace_log.txt ]; then
     run "stats $input, $(nproc) jobs" "$gd" stats --no-progress "$work/$input"
     echo "  $(rate "$bytes" "$wall") on $(nproc) cores"
   fi

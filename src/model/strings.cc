@@ -31,15 +31,18 @@ StringPool::Rep::Rep() {
 }
 
 StringPool::StringPool() {
-  // What default-constructed and moved-from pools hold: sealed and always
-  // shared (this reference), so the first write takes a Rep of its own and
-  // an empty pool allocates nothing.
-  static const std::shared_ptr<Rep> empty = [] {
-    auto rep = std::make_shared<Rep>();
+  // What default-constructed and moved-from pools hold: sealed and held by
+  // no count (use_count() 0), so the first write takes a Rep of its own, an
+  // empty pool allocates nothing, and making, moving or dropping one is no
+  // atomic write. Every graph is made, moved and dropped through such
+  // pools; with a count on one shared block, two threads parsing small
+  // records took the count's cache line from each other at every move.
+  static Rep* const empty = [] {
+    Rep* rep = new Rep();  // never freed: pools hold it until exit
     rep->sealed = true;
     return rep;
   }();
-  rep_ = empty;
+  rep_ = std::shared_ptr<Rep>(std::shared_ptr<Rep>(), empty);
 }
 
 StringPool::~StringPool() = default;
@@ -88,7 +91,7 @@ StringPool::Rep& StringPool::Writable() {
   // A count of one cannot be stale: a new sharer is only ever made from a
   // pool that holds the Rep (a copy, Share()), so when this pool is the one
   // holder, only this pool could make another.
-  if (rep_->sealed && rep_.use_count() > 1) rep_ = CopyOf(*rep_);
+  if (rep_->sealed && rep_.use_count() != 1) rep_ = CopyOf(*rep_);
   return *rep_;
 }
 
@@ -302,10 +305,15 @@ size_t StringPool::Rep::MemoryBytes() const {
          slots.capacity() * sizeof(uint64_t);
 }
 
-size_t StringPool::bytes() const { return rep_->bytes / static_cast<size_t>(rep_.use_count()); }
+size_t StringPool::bytes() const {
+  const long holders = rep_.use_count();
+  return holders > 0 ? rep_->bytes / static_cast<size_t>(holders) : 0;
+}
 
 size_t StringPool::MemoryBytes() const {
-  return (sizeof(Rep) + rep_->MemoryBytes()) / static_cast<size_t>(rep_.use_count());
+  // The empty pool (no holder count) is no graph's memory.
+  const long holders = rep_.use_count();
+  return holders > 0 ? (sizeof(Rep) + rep_->MemoryBytes()) / static_cast<size_t>(holders) : 0;
 }
 
 }  // namespace graphdiff
