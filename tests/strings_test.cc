@@ -224,6 +224,31 @@ TEST(StringPool, SharedPoolsCopyOnWriteOnceSealed) {
   EXPECT_TRUE(copy.Find("y").empty());
 }
 
+// Every empty pool holds one block that no pool counts: it is no pool's
+// memory, and the first write to any of them takes a block of its own.
+TEST(StringPool, EmptyPoolsShareNothingTheyWrite) {
+  StringPool a, b;
+  EXPECT_EQ(a.MemoryBytes(), 0u);
+  EXPECT_EQ(a.bytes(), 0u);
+  EXPECT_FALSE(a.shared());
+  EXPECT_EQ(a.size(), 1u);  // the empty string, id 0
+  a.ShrinkToFit();          // sealing the empty block changes nothing
+  StringPool copy(a);
+  EXPECT_EQ(a.Intern("aten::relu"), StrId{1});
+  EXPECT_GT(a.MemoryBytes(), 0u);
+  EXPECT_EQ(b.size(), 1u);
+  EXPECT_EQ(copy.size(), 1u);
+  EXPECT_TRUE(b.Find("aten::relu").empty());
+  StringPool shared = b.Share();
+  EXPECT_EQ(shared.Intern("aten::neg"), StrId{1});
+  EXPECT_EQ(b.Get(StrId{1}), "aten::neg");
+  EXPECT_EQ(StringPool().size(), 1u);
+  EXPECT_TRUE(StringPool().Find("aten::neg").empty());
+  b.Reserve(100);
+  b.ReserveLookups(100);
+  EXPECT_EQ(StringPool().MemoryBytes(), 0u);
+}
+
 // A hint only: asked of a pool in every state, it changes nothing.
 TEST(StringPool, PrefetchInternChangesNothing) {
   StringPool p;
