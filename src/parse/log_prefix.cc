@@ -196,6 +196,20 @@ bool IsLoggerName(std::string_view w) {
 // LogPrefixLength without a torchrun tag in front.
 size_t UntaggedPrefixLength(std::string_view s);
 
+// Whether a log prefix or a rank tag may start with `c`: a bracket (a tag,
+// a bracketed time or rank), a digit (a date or time), or the first letter
+// of a glog header (`I1205`) or a Python level (`INFO:`, `CRITICAL:`,
+// `TRACE:`). A save file's `## BEGIN_GRAPH`, `Hashes:` and `}` lines are
+// then passed over without a look.
+bool MayStartPrefix(char c) {
+  switch (c) {
+    case '[': case 'I': case 'W': case 'E': case 'F': case 'V': case 'D': case 'C': case 'T':
+      return true;
+    default:
+      return IsDigit(c);
+  }
+}
+
 }  // namespace
 
 // torchrun tags each line a worker writes, and a worker that logs writes
@@ -205,6 +219,7 @@ size_t UntaggedPrefixLength(std::string_view s);
 // own (`[rank0]:Metric: CompileTime`), but a header right after it, with no
 // space between them, was read as the dump's text.
 size_t LogPrefixLength(std::string_view s) {
+  if (s.empty() || !MayStartPrefix(s[0])) return 0;
   if (const size_t tag = TorchrunTagLength(s); tag > 0 && tag < s.size()) {
     if (const size_t header = UntaggedPrefixLength(s.substr(tag)); header > 0) {
       return tag + header;
@@ -335,6 +350,7 @@ LogPrefixSurvey SurveyLogPrefixes(std::string_view text) {
   LogPrefixSurvey out;
   size_t tagged = 0;
   ForEachUnindentedLine(text, [&](size_t start) {
+    if (!MayStartPrefix(text[start])) return true;
     const std::string_view line = LineAt(text, start);
     if (LogPrefixLength(line) > 0) {
       out.any = true;
