@@ -49,12 +49,16 @@ void ExpectSameForJobs(std::vector<std::string> args) {
 TEST(CliJobs, MultiRecordSaveFileSameForAnyJobs) {
   const std::string& save = ManyRecordSaveFile();
   ExpectSameForJobs({"stats", "--format", "json", save});
+  // The text is made on every core, a share of the graphs each.
+  ExpectSameForJobs({"stats", save});
+  ExpectSameForJobs({"stats", "--top", "2", save});
   ExpectSameForJobs({"lint", "--format", "json", save});
   ExpectSameForJobs({"snapshot", save});
 }
 
 TEST(CliJobs, MultiFileDirectorySameForAnyJobs) {
   ExpectSameForJobs({"stats", "--format", "json", "generated"});
+  ExpectSameForJobs({"stats", "generated"});
   ExpectSameForJobs({"lint", "--format", "json", "generated/resnet18"});
   ExpectSameForJobs({"diff", "--format", "json", "resnet18-xla5430/torchxla_trace_once",
                      "resnet18-xla5430/openxla"});

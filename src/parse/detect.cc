@@ -171,7 +171,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxInPlace(std::string_view text,
                                                   const TaskRunner* runner) {
   std::string storage;
   size_t logged = 0;
-  if (SurveyLogPrefixes(text).rank_tags) {
+  if (SurveyLogPrefixes(text, runner).rank_tags) {
     text = StripLogPrefixes(text, &storage, &logged);
     AddLogPrefixWarning(w, options.max_warnings, source, logged);
     return runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner)
@@ -204,7 +204,7 @@ absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection&
   // FX text is read in place (ParseFxInPlace); the other formats read a
   // copy without the prefixes when the text has any.
   if (out.format != DumpFormat::kUnknown && out.format != DumpFormat::kFxCode) {
-    text = StripLogPrefixes(text, &storage, &stripped);
+    text = StripLogPrefixes(text, &storage, &stripped, runner);
   }
   if (stripped > 0) AddLogPrefixWarning(w, options.max_warnings, source, stripped);
   switch (out.format) {

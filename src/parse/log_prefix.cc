@@ -1,13 +1,16 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "parse/log_prefix.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "parse/lines.h"
+#include "parse/parse_parallel.h"
 
 namespace graphdiff {
 namespace {
@@ -346,19 +349,47 @@ std::string_view LineAt(std::string_view text, size_t start) {
 
 // One pass: whether any line has a log prefix, and else whether at least
 // 90% of the non-blank lines start with a rank tag.
-LogPrefixSurvey SurveyLogPrefixes(std::string_view text) {
+LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runner) {
   LogPrefixSurvey out;
   size_t tagged = 0;
-  ForEachUnindentedLine(text, [&](size_t start) {
-    if (!MayStartPrefix(text[start])) return true;
-    const std::string_view line = LineAt(text, start);
-    if (LogPrefixLength(line) > 0) {
-      out.any = true;
-      return false;
+  // Pieces end after a line break, so no line is in two.
+  std::vector<size_t> bounds = {0};
+  if (runner != nullptr && runner->min_piece_bytes > 0) {
+    const size_t pieces = std::min(runner->pieces, text.size() / runner->min_piece_bytes);
+    for (size_t p = 1; p < pieces; ++p) {
+      const size_t at = text.find('\n', text.size() / pieces * p);
+      if (at == kNo) break;
+      if (at + 1 > bounds.back() && at + 1 < text.size()) bounds.push_back(at + 1);
     }
-    tagged += RankTagLength(line) > 0;
-    return true;
-  });
+  }
+  bounds.push_back(text.size());
+  struct Part {
+    bool any = false;
+    size_t tagged = 0;
+  };
+  std::vector<Part> parts(bounds.size() - 1);
+  auto survey = [&](size_t p) {
+    const std::string_view piece = text.substr(bounds[p], bounds[p + 1] - bounds[p]);
+    ForEachUnindentedLine(piece, [&](size_t start) {
+      if (!MayStartPrefix(piece[start])) return true;
+      const std::string_view line = LineAt(piece, start);
+      if (LogPrefixLength(line) > 0) {
+        parts[p].any = true;
+        return false;
+      }
+      parts[p].tagged += RankTagLength(line) > 0;
+      return true;
+    });
+  };
+  if (parts.size() > 1) {
+    runner->run(parts.size(), survey);
+  } else {
+    survey(0);
+  }
+  for (const Part& part : parts) {
+    out.any = out.any || part.any;
+    tagged += part.tagged;
+  }
   // Without a tagged line there is no share of them to count.
   if (out.any || tagged == 0) return out;
   LineReader lines(text);
@@ -378,9 +409,9 @@ LogPrefixSurvey SurveyLogPrefixes(std::string_view text) {
 }
 
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
-                                  size_t* stripped_lines) {
+                                  size_t* stripped_lines, const TaskRunner* runner) {
   *stripped_lines = 0;
-  const LogPrefixSurvey survey = SurveyLogPrefixes(text);
+  const LogPrefixSurvey survey = SurveyLogPrefixes(text, runner);
   const bool rank_tags = survey.rank_tags;
   if (!survey.any && !rank_tags) return text;
   storage->clear();

@@ -16,6 +16,8 @@
 
 namespace graphdiff {
 
+struct TaskRunner;
+
 // Length of the log prefix that starts `line`, including the one separator
 // after it; 0 when the line has none. A prefix needs an anchor, something
 // graph text never starts with: a date or time (`2021-04-19 13:28:12`,
@@ -31,8 +33,9 @@ size_t LogPrefixLength(std::string_view line);
 // (90%) start with a bare rank tag (`[3] `) has those removed instead. Returns `text` itself (no
 // copy) when no line has one; otherwise the stripped copy lives in
 // `*storage`. `*stripped_lines` receives the number of lines changed.
+// With a runner, a large text is surveyed (SurveyLogPrefixes) on its threads.
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
-                                  size_t* stripped_lines);
+                                  size_t* stripped_lines, const TaskRunner* runner = nullptr);
 
 // What StripLogPrefixes sees in a text before it copies it: whether any
 // line has a log prefix (it stops at the first), and else whether it takes
@@ -43,7 +46,10 @@ struct LogPrefixSurvey {
   bool any = false;
   bool rank_tags = false;
 };
-LogPrefixSurvey SurveyLogPrefixes(std::string_view text);
+// With a runner, a text of more than one piece (TaskRunner::pieces,
+// min_piece_bytes) is surveyed in pieces on its threads: the first pass over
+// a file of graphs, which the parse waited for on one core.
+LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runner = nullptr);
 
 }  // namespace graphdiff
 

@@ -214,6 +214,12 @@ class SaveFileParser {
   absl::Status ParseDelimitedBody(std::string_view first, size_t offset, uint32_t line);
   // Folds the record into the previous one when body and header match.
   bool FoldIntoPrevious(std::string_view body);
+  // Sizes the graph list once, from the first record's bytes, for the
+  // records of the text still to come (of the whole file, in the first
+  // piece, which the join keeps). Grown a graph at a time, the list moved
+  // every graph again at each doubling, in fresh memory; room past the last
+  // record is never written, so it takes no page.
+  void ReserveGraphs(std::string_view first_body);
   // Moves `graphs` (a record's) into the file's list.
   absl::Status AddGraphs(absl::Span<Graph> graphs, std::string_view body,
                          uint32_t first_line, uint32_t last_line);
@@ -225,6 +231,7 @@ class SaveFileParser {
 
   std::string_view text_;
   std::string_view source_;
+  size_t span_ = text_.size();  // the bytes whose graphs go into graphs_
   const ParseOptions& options_;
   std::vector<Diagnostic>* warnings_;
   LineReader lines_{std::string_view()};
@@ -272,6 +279,17 @@ class SaveFileParser {
   size_t first_warn_end_ = 0;
 };
 
+void SaveFileParser::ReserveGraphs(std::string_view first_body) {
+  const size_t first_at = header_.present ? header_.first_offset
+                                          : static_cast<size_t>(first_body.data() - text_.data());
+  const size_t record_bytes =
+      static_cast<size_t>(first_body.data() + first_body.size() - text_.data()) - first_at;
+  // A quarter more than the first record's size predicts (records vary),
+  // never more than a graph per 64 bytes.
+  const size_t predicted = span_ / std::max<size_t>(record_bytes, 64);
+  graphs_.reserve(std::min(predicted + predicted / 4 + 16, options_.max_graphs));
+}
+
 const SaveFileParser::RecordFrames& SaveFileParser::FramesOf(
     const std::vector<std::string_view>& frames) {
   static const RecordFrames kNone;
@@ -313,6 +331,7 @@ absl::Status SaveFileParser::AddGraphs(absl::Span<Graph> graphs, std::string_vie
                         fmt::format("more than {} graphs in one file (ParseOptions::max_graphs)",
                                     options_.max_graphs));
   }
+  if (graphs_.empty()) ReserveGraphs(body);
   record_begin_ = graphs_.size();
   const RecordFrames& frames = FramesOf(header_.frames);
   const StringList hashes(header_.hashes);
@@ -456,6 +475,7 @@ absl::Status SaveFileParser::RunPiece(size_t begin, size_t end, uint32_t first_l
   piece_ = true;
   after_cut_ = begin > 0;
   last_piece_ = last;
+  span_ = begin == 0 ? text_.size() : end - begin;
   text_ = text_.substr(0, end);
   Seek(begin, first_line);
   return Loop();
@@ -573,7 +593,18 @@ bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options
       }
     }
     size_t offset = graphs->size();
-    for (size_t i = skip; i < local.size(); ++i) graphs->push_back(std::move(local[i]));
+    if (offset == 0 && skip == 0) {
+      // The first piece's list was sized for the whole file (ReserveGraphs):
+      // the others go on after its graphs, not into a new list. Grown a
+      // graph at a time instead, the list moved every graph again at each
+      // doubling, on one core: a sixth of the parallel parse.
+      size_t total = 0;
+      for (SaveFileParser& other : pieces) total += other.graphs().size();
+      *graphs = std::move(local);
+      graphs->reserve(total);
+    } else {
+      for (size_t i = skip; i < local.size(); ++i) graphs->push_back(std::move(local[i]));
+    }
     if (!piece.has_record()) {
       if (piece.reset_seen()) have = false;
     } else if (piece.record_begin() >= skip) {
