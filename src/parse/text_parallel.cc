@@ -80,12 +80,15 @@ bool JoinWarnings(const std::vector<Diagnostic>* warnings, size_t max_warnings,
 
 // The pieces' graphs in order, numbered as one list.
 std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces) {
-  std::vector<Graph> out;
   size_t total = 0;
   for (const std::vector<Graph>& piece : pieces) total += piece.size();
+  // The first piece's list, grown by doubling, often has room for the rest:
+  // moving every graph into a new list wrote as much fresh memory again.
+  std::vector<Graph> out;
+  if (!pieces.empty()) out = std::move(pieces[0]);
   out.reserve(total);
-  for (std::vector<Graph>& piece : pieces) {
-    for (Graph& g : piece) out.push_back(std::move(g));
+  for (size_t p = 1; p < pieces.size(); ++p) {
+    for (Graph& g : pieces[p]) out.push_back(std::move(g));
   }
   for (size_t i = 0; i < out.size(); ++i) out[i].source.record_index = static_cast<uint32_t>(i);
   return out;
