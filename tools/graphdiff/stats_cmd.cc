@@ -69,8 +69,11 @@ constexpr size_t kFlushBytes = size_t{1} << 20;
 constexpr size_t kKeepOpsFrom = 1 << 16;
 
 // Graphs whose text is made at once, split among the threads: a batch is
-// held as text until written, and a thread's share is worth its start.
+// held as text until written, and a thread's share is worth its start. A
+// graph's text is a line or so an op it holds, so a batch also ends at
+// this many nodes: its text stays a few MB whatever the graphs.
 constexpr size_t kTextBatch = 16384;
+constexpr size_t kTextBatchNodes = size_t{1} << 16;
 
 // The graphs' text, a batch at a time, on `threads` threads, each making a
 // share of the batch in order; the shares are written in order, so the
@@ -78,8 +81,12 @@ constexpr size_t kTextBatch = 16384;
 // fifth of `stats` making its text on one core after a parse on all.
 absl::Status WriteGraphTexts(const std::vector<std::pair<const Graph*, const std::string*>>& graphs,
                              size_t top, unsigned threads, std::string* text, OutputStream* out) {
-  for (size_t begin = 0; begin < graphs.size(); begin += kTextBatch) {
-    const size_t end = std::min(graphs.size(), begin + kTextBatch);
+  for (size_t begin = 0, end = 0; begin < graphs.size(); begin = end) {
+    size_t nodes = 0;
+    end = begin;
+    while (end < graphs.size() && end - begin < kTextBatch && nodes < kTextBatchNodes) {
+      nodes += graphs[end++].first->nodes.size();
+    }
     const size_t shares = std::max<size_t>(1, std::min<size_t>(threads, (end - begin) / 256));
     std::vector<std::string> parts(shares);
     auto make = [&](size_t t) {
