@@ -56,6 +56,32 @@ def test_parse_text_makes_a_one_file_dump():
     assert graph.stats().ops == {"aten::add": 4, "xla::device_data": 1}
 
 
+def test_save_file_records_keep_their_frames():
+    record = ("[ScheduleSyncTensorsGraph]\n"
+              "TensorsGraphInfo:\n"
+              "  mark_step (/usr/lib/python3/site-packages/torch_xla/core/xla_model.py:1055)\n"
+              "  train_loop_fn (/home/user/train.py:{line})\n"
+              "\n"
+              "Hashes: (abc{line})\n"
+              "\n"
+              "## BEGIN_GRAPH\n"
+              "IR {{\n"
+              "  %0 = [Float[4]] lazy_tensors::device_data(), device=CPU0\n"
+              "  %1 = [Float[4]] aten::{op}(%0), ROOT=0\n"
+              "}}\n"
+              "\n"
+              "## END_GRAPH\n\n")
+    text = record.format(line=7, op="relu") + record.format(line=9, op="neg")
+    dump = graphdiff.parse_text(text, "save.txt")
+    first, second = dump.graphs
+    assert first.frames == [
+        "mark_step (/usr/lib/python3/site-packages/torch_xla/core/xla_model.py:1055)",
+        "train_loop_fn (/home/user/train.py:7)"]
+    assert all(isinstance(f, str) for f in first.frames)
+    assert second.frames[1] == "train_loop_fn (/home/user/train.py:9)"
+    assert first.name == "train_loop_fn (/home/user/train.py:7)"
+
+
 def test_parse_error_carries_file_line_col():
     text = "IR {\n  %0 = f32[4]{0} xla::device_data()\n  %1 = garbage\n}\n"
     with pytest.raises(graphdiff.GraphdiffError) as err:
