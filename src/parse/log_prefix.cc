@@ -352,16 +352,11 @@ std::string_view LineAt(std::string_view text, size_t start) {
 LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runner) {
   LogPrefixSurvey out;
   size_t tagged = 0;
-  // Pieces end after a line break, so no line is in two.
-  std::vector<size_t> bounds = {0};
-  if (runner != nullptr && runner->min_piece_bytes > 0) {
-    const size_t pieces = std::min(runner->pieces, text.size() / runner->min_piece_bytes);
-    for (size_t p = 1; p < pieces; ++p) {
-      const size_t at = text.find('\n', text.size() / pieces * p);
-      if (at == kNo) break;
-      if (at + 1 > bounds.back() && at + 1 < text.size()) bounds.push_back(at + 1);
-    }
-  }
+  // Pieces start at a line, any line, so no line is in two.
+  std::vector<size_t> bounds =
+      runner == nullptr ? std::vector<size_t>{0}
+                        : LineCuts(text, PieceCount(text, *runner),
+                                   [](std::string_view, std::string_view) { return true; });
   bounds.push_back(text.size());
   struct Part {
     bool any = false;

@@ -48,6 +48,10 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
 using CutLine = bool (*)(std::string_view line, std::string_view previous);
 std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut);
 
+// How many pieces `runner` cuts `text` into: at most runner.pieces, each of
+// at least runner.min_piece_bytes.
+size_t PieceCount(std::string_view text, const TaskRunner& runner);
+
 // A text cut for parsing in pieces: piece p is text(all, p) and starts at
 // line first_line[p]. `options` are the caller's with one more warning
 // allowed, so that a piece lists every warning the whole list could still

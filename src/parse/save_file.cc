@@ -220,6 +220,11 @@ class SaveFileParser {
   // every graph again at each doubling, in fresh memory; room past the last
   // record is never written, so it takes no page.
   void ReserveGraphs(std::string_view first_body);
+  // Where the record being parsed starts: its header, or its body.
+  size_t RecordOffset(std::string_view body) const {
+    return header_.present ? header_.first_offset
+                           : static_cast<size_t>(body.data() - text_.data());
+  }
   // Moves `graphs` (a record's) into the file's list.
   absl::Status AddGraphs(absl::Span<Graph> graphs, std::string_view body,
                          uint32_t first_line, uint32_t last_line);
@@ -280,10 +285,9 @@ class SaveFileParser {
 };
 
 void SaveFileParser::ReserveGraphs(std::string_view first_body) {
-  const size_t first_at = header_.present ? header_.first_offset
-                                          : static_cast<size_t>(first_body.data() - text_.data());
   const size_t record_bytes =
-      static_cast<size_t>(first_body.data() + first_body.size() - text_.data()) - first_at;
+      static_cast<size_t>(first_body.data() + first_body.size() - text_.data()) -
+      RecordOffset(first_body);
   // A quarter more than the first record's size predicts (records vary),
   // never more than a graph per 64 bytes.
   const size_t predicted = span_ / std::max<size_t>(record_bytes, 64);
@@ -324,8 +328,7 @@ bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
 absl::Status SaveFileParser::AddGraphs(absl::Span<Graph> graphs, std::string_view body,
                                        uint32_t first_line, uint32_t last_line) {
   if (graphs_.size() + graphs.size() > options_.max_graphs) {
-    size_t at = header_.present ? header_.first_offset
-                                : static_cast<size_t>(body.data() - text_.data());
+    size_t at = RecordOffset(body);
     return ParseErrorAt(source_, header_.present ? header_.first_line : first_line, 1,
                         LineAt(text_, at),
                         fmt::format("more than {} graphs in one file (ParseOptions::max_graphs)",

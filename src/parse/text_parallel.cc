@@ -104,9 +104,7 @@ bool AllOk(const std::vector<absl::Status>& status) {
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
                    CutLine is_cut) {
   TextPieces out;
-  size_t pieces =
-      std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
-  out.bounds = LineCuts(text, pieces, is_cut);
+  out.bounds = LineCuts(text, PieceCount(text, runner), is_cut);
   const size_t n = out.bounds.size();
   out.bounds.push_back(text.size());
   // Line numbers where pieces start: newlines counted piece by piece, at once.
@@ -125,6 +123,10 @@ TextPieces CutText(std::string_view text, const ParseOptions& options, const Tas
     ++out.options.max_warnings;
   }
   return out;
+}
+
+size_t PieceCount(std::string_view text, const TaskRunner& runner) {
+  return std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
 }
 
 std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut) {
