@@ -172,6 +172,23 @@ TEST(FxLexerTest, ProjectionLines) {
   EXPECT_FALSE(FxIsProjection("y: \"f32[8]\""));
 }
 
+TEST(FxLexerTest, LinesThatMakeNoNode) {
+  EXPECT_TRUE(FxMakesNoNode("input_1 = input"));  // symbolic_trace renames its input
+  EXPECT_TRUE(FxMakesNoNode("x = y;  y = None"));
+  EXPECT_TRUE(FxMakesNoNode("x = y  # alias"));
+  EXPECT_TRUE(FxMakesNoNode("return _2"));
+  EXPECT_TRUE(FxMakesNoNode("return (add, getitem)"));
+  EXPECT_TRUE(FxMakesNoNode("getitem = native_batch_norm[0]"));
+  EXPECT_TRUE(FxMakesNoNode("getitem: \"f32[8, 16]\" = bn[2]"));
+  EXPECT_FALSE(FxMakesNoNode("returned = x + y"));
+  EXPECT_FALSE(FxMakesNoNode("_tensor_constant0 = self._tensor_constant0"));
+  EXPECT_FALSE(FxMakesNoNode("_0 = getattr(self, \"0\")(input_1);  input_1 = None"));
+  EXPECT_FALSE(FxMakesNoNode("add = x + y"));
+  EXPECT_FALSE(FxMakesNoNode("y = x[0:2]"));
+  EXPECT_FALSE(FxMakesNoNode("x: \"f32[8]\" = torch.ops.aten.relu.default(y)"));
+  EXPECT_FALSE(FxMakesNoNode(""));
+}
+
 // NameEnd classifies sixteen bytes at a time where it can: every byte value,
 // at every position of a window and just past it, must end a name exactly
 // where the byte-at-a-time rule does, and no byte at or past the end is read

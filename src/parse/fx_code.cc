@@ -717,8 +717,9 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   // One node per body line is the common case: reserve once instead of
   // moving every Node through repeated vector growth. Blank and comment
   // lines make none, and reserving for them was a sixth of the nodes' memory.
-  // Projections make none either: an AOT graph has three for each batch norm,
-  // and giving that room back moved every node once more into fresh pages.
+  // Projections make none either (an AOT graph has three for each batch norm),
+  // nor do aliases and the return: giving that room back moved every node
+  // once more into fresh pages, on every graph of a log of small ones.
   size_t body_lines = 0;
   size_t projections = 0;
   lines_.ForEachFrom(def_index + 1, [&](const FxLine& l) {
@@ -727,7 +728,7 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
     const std::string_view code = l.text.substr(l.indent);
     if (code[0] == '#') return true;
     ++body_lines;
-    projections += FxIsProjection(code);
+    projections += FxMakesNoNode(code);
     return true;
   });
   g_->nodes.reserve(std::min(body_lines - projections + params_.size(),

@@ -194,6 +194,20 @@ bool FxIsProjection(std::string_view code) {
   return i == n || code[i] == ';' || code[i] == '#';
 }
 
+bool FxMakesNoNode(std::string_view code) {
+  const size_t n = code.size();
+  size_t i = NameEnd(code.data(), 0, n);
+  if (i == 0) return false;
+  if (code.substr(0, i) == "return") return true;
+  if (code.substr(i, 3) != " = ") return FxIsProjection(code);
+  const size_t value = i + 3;
+  i = NameEnd(code.data(), value, n);
+  if (i == value) return false;
+  if (i < n && code[i] == '[') return FxIsProjection(code);
+  while (i < n && code[i] == ' ') ++i;
+  return i == n || code[i] == ';' || code[i] == '#';
+}
+
 bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
                               std::vector<FxToken>* comments,
                               FxLexError* error) {

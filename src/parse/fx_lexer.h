@@ -180,6 +180,11 @@ std::string_view FxLeadingName(std::string_view code);
 // a binding rather than a node. A guess from the text alone, for reserving
 // room: a line it misreads costs a vector growth, never a wrong graph.
 bool FxIsProjection(std::string_view code);
+// Whether a line of code makes no node, as far as the text alone tells: a
+// projection, an alias (`input_1 = input`, symbolic_trace's first line) or
+// the `return`. The same kind of guess as FxIsProjection: room for nodes
+// past an eighth of a graph is given back by moving every node once more.
+bool FxMakesNoNode(std::string_view code);
 
 }  // namespace graphdiff
 

@@ -230,6 +230,24 @@ std::string_view FxClassName(std::string_view line) {
   return line.substr(begin, end - begin);
 }
 
+namespace {
+
+// Sizes a piece's graph list (for `span` bytes, or its text) once its first
+// graph is read, from the bytes that graph took (`next`: where the text goes
+// on; null at its end), as the save-file parser sizes its records'. Grown a
+// graph at a time, the list of a log of 10^5 small graphs moved every graph
+// again at each doubling, in fresh memory; room past the last graph is never
+// written, so it takes no page.
+void ReserveFxGraphs(std::string_view text, size_t span, const char* next,
+                     const ParseOptions& options, std::vector<Graph>* graphs) {
+  if (next == nullptr) return;
+  const size_t first_bytes = static_cast<size_t>(next - text.data());
+  const size_t predicted = std::max(span, text.size()) / std::max<size_t>(first_bytes, 64);
+  graphs->reserve(std::min(predicted + predicted / 4 + 16, options.max_graphs));
+}
+
+}  // namespace
+
 absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
                           const ParseOptions& options, std::vector<Diagnostic>* warnings,
                           FxPiece* piece) {
@@ -349,6 +367,10 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
     }
     graphs.push_back(std::move(g));
     i = next > i ? next : i + 1;
+    if (graphs.size() == 1) {
+      ReserveFxGraphs(text, piece->span, lines.Has(i) ? lines[i].full().data() : nullptr,
+                      options, &graphs);
+    }
   }
   if (trace) banner = {};  // see above: a trace record's name stays in its piece
   pool = StringPool();

@@ -69,6 +69,9 @@ std::string_view FxClassName(std::string_view line);
 // top-level graph, which may be in the stretch after).
 struct FxPiece {
   std::vector<Graph> graphs;
+  // Bytes whose graphs `graphs` is sized for once the first is read: the
+  // piece's text when 0. The first piece's list is kept for the whole text's.
+  size_t span = 0;
   size_t outside = 0;
   size_t logged_lines = 0;  // lines with a general log prefix (FxLinePrefixLength)
   std::string_view banner;

@@ -178,6 +178,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
     return ParseFxCodeCounted(text, source, options, warnings, logged_lines);
   }
   std::vector<FxPiece> parts(n);
+  parts[0].span = text.size();
   std::vector<std::vector<Diagnostic>> piece_warnings(n);
   std::vector<absl::Status> status(n);
   runner.run(n, [&](size_t p) {
