@@ -26,10 +26,16 @@ Writes, under OUT:
                                modules: an op per node
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
-  save_small.txt               save-file records of a few nodes each (an
+  save_small.txt, save_small_right.txt
+                               save-file records of a few nodes each (an
                                `.item()` a step), in the three framings of
                                fixtures/ir: LTC's, and torch_xla's old and new
-                               with their Python frames
+                               with their Python frames; the right side with
+                               a few planted op changes
+  fx_tiny_left.txt, fx_tiny_right.txt
+                               the FX graphs of testdata under 3 KB (an MLP,
+                               a transformer block: a few to 30 nodes each)
+                               one after another, the same way
   metrics.txt                  metrics reports one after another, about
                                100 bytes per node of NODES (a report per step)
   dir_left/, dir_right/        FILES graph files (IR, FX, HLO) in folders of
@@ -223,6 +229,12 @@ def main():
              if os.path.exists(os.path.join(gen, m, "ltc_save.txt"))]
     n_fx = replicate(fx, graphdiff, target, os.path.join(out, "fx_left.txt"),
                      os.path.join(out, "fx_right.txt"), "fx")
+    # Small models' graphs (an MLP, a transformer block): a log of 10^5
+    # graphs of a few nodes, where the cost of each pair, not of each node,
+    # tells.
+    n_fx_tiny = replicate([t for t in fx if len(t) < 3000], graphdiff, target,
+                          os.path.join(out, "fx_tiny_left.txt"),
+                          os.path.join(out, "fx_tiny_right.txt"), "fx")
     aot = [t for t in fx if "def forward(self, primals_" in t]
     n_fx_one = one_fx_graph(max(aot, key=len), graphdiff, target,
                             os.path.join(out, "fx_one_left.txt"),
@@ -256,7 +268,6 @@ def main():
              ("ltc_real_save.txt", "xla_old_hashes.txt", "xla_new_root_hashes.txt")]
     n_save_small = replicate(small, graphdiff, target, os.path.join(out, "save_small.txt"),
                              os.path.join(out, "save_small_right.txt"), "ir")
-    os.remove(os.path.join(out, "save_small_right.txt"))
 
     # Metrics: every real report of testdata in turn, as a run that prints
     # one per step leaves them.
@@ -289,11 +300,11 @@ def main():
         write(os.path.join(out, "dir_left", rel), text)
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
-    print("inputs: FX {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
+    print("inputs: FX {} nodes, small FX graphs {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
           "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), "
           "TORCH_TRACE log {} nodes, HLO {} nodes, save file {} nodes, save file of small "
           "records {} nodes, {} files per directory".format(
-              n_fx, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_trace, n_hlo, n_save,
+              n_fx, n_fx_tiny, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_trace, n_hlo, n_save,
               n_save_small, files))
 
 

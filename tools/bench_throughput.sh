@@ -120,6 +120,9 @@ compare() {
 }
 compare "IR, one graph" "$work/ir_left.txt" "$work/ir_right.txt"
 compare "FX, graphs one after another" "$work/fx_left.txt" "$work/fx_right.txt"
+compare "FX, small models' graphs one after another" "$work/fx_tiny_left.txt" \
+  "$work/fx_tiny_right.txt"
+compare "IR save file of small records" "$work/save_small.txt" "$work/save_small_right.txt"
 compare "FX, one graph" "$work/fx_one_left.txt" "$work/fx_one_right.txt"
 compare "FX, one typed graph (torch 2.x)" "$work/fx_typed_left.txt" "$work/fx_typed_right.txt"
 compare "FX, one graph of module calls (symbolic_trace)" "$work/fx_module_left.txt" "$work/fx_module_right.txt"

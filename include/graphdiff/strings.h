@@ -111,6 +111,9 @@ class StringPool {
   size_t MemoryBytes() const;
   // Whether other pools share these strings.
   bool shared() const { return rep_.use_count() > 1; }
+  // The same for pools that share their strings (copies of a sealed pool,
+  // Share()): ids of two such pools name the same strings. For keys only.
+  const void* identity() const { return rep_.get(); }
   // Makes room for `n` strings in all, so that a parser which knows its
   // node count does not regrow the views.
   void Reserve(size_t n);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analyze/analyze.h"
+#include "analyze/pair_memo.h"
 #include "analyze/reading.h"
 #include "analyze/select.h"
 #include "fmt/format.h"
@@ -117,8 +118,12 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
   // A row per matched node pair touches every node's name and op, scattered
   // across the string pools: on big graphs it is the costliest part of a
   // diff after alignment, and the rows are independent.
-  {
-    TaskPool pool(valid.size() > kRowsPerTask ? threads : 1);
+  // A pool for one task was a queue and two locks a pair: a dump of 10^5
+  // small graphs spent more on them than on the rows.
+  if (valid.size() <= kRowsPerTask || threads == 1) {
+    FillRows(l, r, valid, 0, valid.size(), d.pairs.data());
+  } else {
+    TaskPool pool(threads);
     for (size_t b = 0; b < valid.size(); b += kRowsPerTask) {
       pool.Add([&, b] {
         FillRows(l, r, valid, b, std::min(valid.size(), b + kRowsPerTask), d.pairs.data());
@@ -184,16 +189,24 @@ struct PairSources {
   std::string right;
 };
 
+// Adds the pair's findings to `findings` and its summary to `*pair`.
+// `known`, when not null, is the alignment of graphs of the same content
+// (AlignmentMemo).
 absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::string label,
                          const PairSources& sources, const DiffOptions& options,
-                         const OpEquivalence& eq, DiffResult* out) {
-  absl::StatusOr<Alignment> a = Align(l, r, options.align);
+                         const OpEquivalence& eq, const Alignment* known,
+                         std::vector<Finding>* findings, GraphPairDiff* pair) {
+  absl::StatusOr<Alignment> a =
+      known != nullptr ? absl::StatusOr<Alignment>(*known) : Align(l, r, options.align);
   if (!a.ok()) return a.status();
   Alignment swapped = analyze::SwapAlignment(*a);
   // Both the summary and the size finding need each side's statistics.
   GraphStats stats[2];
-  {
-    TaskPool pool(l.nodes.size() + r.nodes.size() > kRowsPerTask ? options.align.threads : 1);
+  if (l.nodes.size() + r.nodes.size() <= kRowsPerTask || options.align.threads == 1) {
+    stats[0] = ComputeStats(l);
+    stats[1] = ComputeStats(r);
+  } else {
+    TaskPool pool(options.align.threads);
     pool.Add([&] { stats[0] = ComputeStats(l); });
     pool.Add([&] { stats[1] = ComputeStats(r); });
     pool.Run();
@@ -202,7 +215,7 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
   c.left_stats = mirror.right_stats = &stats[0];
   c.right_stats = mirror.left_stats = &stats[1];
-  size_t first = out->findings.size();
+  size_t first = findings->size();
   // The reportable rows touch every node of both graphs, the findings
   // mostly what changed: on a second core the rows cost no wall time. Only
   // for a pair diffed alone: pairs diffed side by side already fill the
@@ -215,22 +228,22 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
                        options.align.threads);
     });
   }
-  RunGraphFamilies(c, mirror, &out->findings);
+  RunGraphFamilies(c, mirror, findings);
   GraphPairDiff d =
       summary.valid() ? summary.get()
                       : Summarise(l, r, *a, how, stats[0], stats[1], options.unchanged_rows, 1);
   if (!d.identical()) {
-    std::vector<Finding> mine(out->findings.begin() + static_cast<std::ptrdiff_t>(first),
-                              out->findings.end());
-    analyze::FindOtherChanges(c, mine, &out->findings);
+    std::vector<Finding> mine(findings->begin() + static_cast<std::ptrdiff_t>(first),
+                              findings->end());
+    analyze::FindOtherChanges(c, mine, findings);
   }
-  RenameSources(&out->findings, first, l.source.file, sources.left, r.source.file,
+  RenameSources(findings, first, l.source.file, sources.left, r.source.file,
                 sources.right);
   d.left_source = sources.left;
   d.right_source = sources.right;
   // The findings are done with it; the rows above were built from it.
   d.alignment = *std::move(a);
-  out->pairs.push_back(std::move(d));
+  *pair = std::move(d);
   return absl::OkStatus();
 }
 
@@ -314,9 +327,11 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
   result.right_root = right.root;
   Pairing pairing = PairDumps(left, right);
   const std::string& sel = opts.graph_selector;
-  // Each selected graph pair is diffed on its own into its own slot; the
-  // slots are then joined in pairing order, so threads change nothing but
-  // the wall time.
+  // Each selected graph pair is diffed on its own: its summary into its
+  // place in result.pairs, its findings into its slot; the slots are then
+  // joined in pairing order, so threads change nothing but the wall time.
+  // (A slot held a whole DiffResult, its summary moved on afterwards: on a
+  // dump of 10^5 small graphs, a third of the diff's fresh memory.)
   struct Slot {
     const GraphPairing* pairing;
     const DumpFile* lf;
@@ -324,7 +339,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     const Graph* l;
     const Graph* r;
     absl::Status status;
-    DiffResult result;
+    std::vector<Finding> findings;
   };
   std::vector<Slot> slots;
   slots.reserve(pairing.graphs.size());
@@ -334,35 +349,42 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
     const Graph& l = lf.graphs[gp.left.graph];
     const Graph& r = rf.graphs[gp.right.graph];
     if (analyze::Selected(sel, lf.path, l.name) || analyze::Selected(sel, rf.path, r.name)) {
-      slots.push_back({&gp, &lf, &rf, &l, &r, absl::OkStatus(), DiffResult()});
+      slots.push_back({&gp, &lf, &rf, &l, &r, absl::OkStatus(), {}});
     }
   }
   // Pairs diffed side by side keep each to one thread; one pair alone uses
   // the cores inside its alignment and summary.
   if (slots.size() != 1 || opts.threads == 1) opts.align.threads = 1;
+  result.pairs.resize(slots.size());
   {
+    const bool memo_on = slots.size() > 1;
+    analyze::AlignmentMemo memo;
     TaskPool pool(slots.size() == 1 ? 1 : opts.threads);
-    for (Slot& slot : slots) {
-      pool.Add([&slot, &opts, &eq] {
+    for (size_t i = 0; i < slots.size(); ++i) {
+      pool.Add([&slot = slots[i], &pair = result.pairs[i], &opts, &eq, &memo, memo_on] {
         const DumpFile& lf = *slot.lf;
         const DumpFile& rf = *slot.rf;
+        analyze::AlignmentMemo::Key key{};
+        const Alignment* known = nullptr;
+        if (memo_on) {
+          key = analyze::AlignmentMemo::KeyOf(*slot.l, *slot.r);
+          known = memo.Find(key, *slot.l, *slot.r);
+        }
         slot.status = DiffOnePair(*slot.l, *slot.r, slot.pairing->how,
                                   SidesLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)),
-                                  {lf.path, rf.path}, opts, eq, &slot.result);
+                                  {lf.path, rf.path}, opts, eq, known, &slot.findings, &pair);
         if (!slot.status.ok()) return;
-        slot.result.pairs.back().left_partial = slot.l->partial;
-        slot.result.pairs.back().right_partial = slot.r->partial;
+        pair.left_partial = slot.l->partial;
+        pair.right_partial = slot.r->partial;
+        // Final from here on: result.pairs is not resized again.
+        if (memo_on && known == nullptr) memo.Add(key, *slot.l, *slot.r, &pair.alignment);
       });
     }
     pool.Run();
   }
-  // Reserved: a dump of 10^5 small graphs is 10^5 pairs, and regrowing
-  // moved them all again each time.
-  result.pairs.reserve(result.pairs.size() + slots.size());
   for (Slot& slot : slots) {
     if (!slot.status.ok()) return slot.status;
-    for (Finding& f : slot.result.findings) result.findings.push_back(std::move(f));
-    for (GraphPairDiff& p : slot.result.pairs) result.pairs.push_back(std::move(p));
+    for (Finding& f : slot.findings) result.findings.push_back(std::move(f));
   }
   for (const MetricsPairing& mp : pairing.metrics) {
     const std::string& lpath = left.files[mp.left_file].path;
@@ -421,7 +443,8 @@ absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
   absl::Status st = DiffOnePair(left, right, PairRule::kGraphs,
                                 SidesLabel(left.source.file, right.source.file),
                                 {left.source.file, right.source.file}, opts,
-                                *opts.align.equivalence, &result);
+                                *opts.align.equivalence, nullptr, &result.findings,
+                                &result.pairs.emplace_back());
   if (!st.ok()) return st;
   analyze::LinkFindings(&result.findings, opts.max_evidence);
   SortFindings(&result.findings);
