@@ -99,14 +99,29 @@ struct Candidate {
 // multiset, node, input and output counts. Records of one save file that
 // a run repeats, or a renumbered copy of one, hash alike; so do graphs
 // differing only in attributes, which the diff then reports.
-uint64_t ShapeHash(const Graph& g) {
-  absl::flat_hash_map<uint32_t, uint64_t> op_hash;  // ops repeat: hash each once
-  uint64_t sum = 0;
-  for (const Node& n : g.nodes) {
-    auto [it, added] = op_hash.try_emplace(n.op.id, 0);
-    if (added) it->second = align::HashString(g.str(n.op));
-    sum += align::Combine(it->second, n.operands.size());
+// Ops' hashes by string id, hashed once for all the graphs of one pool: a
+// map made for each graph was most of hashing a log of 10^5 small graphs.
+// The graphs must outlive it (a pool's address keys its ids).
+class OpHashes {
+ public:
+  uint64_t Of(const Graph& g, StrId op) {
+    if (g.strings.identity() != pool_) {
+      pool_ = g.strings.identity();
+      hashes_.clear();
+    }
+    auto [it, added] = hashes_.try_emplace(op.id, 0);
+    if (added) it->second = align::HashString(g.str(op));
+    return it->second;
   }
+
+ private:
+  const void* pool_ = nullptr;
+  absl::flat_hash_map<uint32_t, uint64_t> hashes_;
+};
+
+uint64_t ShapeHash(const Graph& g, OpHashes& ops) {
+  uint64_t sum = 0;
+  for (const Node& n : g.nodes) sum += align::Combine(ops.Of(g, n.op), n.operands.size());
   uint64_t h = align::Combine(sum, g.nodes.size());
   h = align::Combine(h, g.inputs.size());
   h = align::Combine(h, g.outputs.size());
@@ -206,6 +221,7 @@ void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyF
       if (!k.empty()) by_key[k].second.push_back(i);
     }
     std::vector<uint64_t> a, b;
+    OpHashes ops;
     for (const auto& [k, sides] : by_key) {
       const auto& [ls, rs] = sides;
       if (ls.empty() || rs.empty()) continue;
@@ -214,8 +230,8 @@ void PairByKey(std::vector<Candidate>& left, std::vector<Candidate>& right, KeyF
       const bool one_each = ls.size() == 1 && rs.size() == 1;
       a.clear();
       b.clear();
-      for (size_t i : ls) a.push_back(one_each ? 0 : ShapeHash(*left[i].graph));
-      for (size_t i : rs) b.push_back(one_each ? 0 : ShapeHash(*right[i].graph));
+      for (size_t i : ls) a.push_back(one_each ? 0 : ShapeHash(*left[i].graph, ops));
+      for (size_t i : rs) b.push_back(one_each ? 0 : ShapeHash(*right[i].graph, ops));
       for (const auto& [i, j] : AlignShapes(a, b)) {
         Candidate& l = left[ls[i]];
         Candidate& r = right[rs[j]];
