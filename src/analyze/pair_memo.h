@@ -11,10 +11,9 @@
 #ifndef GRAPHDIFF_SRC_ANALYZE_PAIR_MEMO_H_
 #define GRAPHDIFF_SRC_ANALYZE_PAIR_MEMO_H_
 
-#include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <vector>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "graphdiff/align.h"
