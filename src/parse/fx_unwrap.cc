@@ -10,6 +10,7 @@
 #include "parse/fx_code.h"
 #include "parse/lines.h"
 #include "parse/log_prefix.h"
+#include "parse/parse_parallel.h"
 
 namespace graphdiff {
 namespace {
@@ -236,14 +237,13 @@ namespace {
 // graph is read, from the bytes that graph took (`next`: where the text goes
 // on; null at its end), as the save-file parser sizes its records'. Grown a
 // graph at a time, the list of a log of 10^5 small graphs moved every graph
-// again at each doubling, in fresh memory; room past the last graph is never
-// written, so it takes no page.
+// again at each doubling, in fresh memory.
 void ReserveFxGraphs(std::string_view text, size_t span, const char* next,
                      const ParseOptions& options, std::vector<Graph>* graphs) {
   if (next == nullptr) return;
   const size_t first_bytes = static_cast<size_t>(next - text.data());
-  const size_t predicted = std::max(span, text.size()) / std::max<size_t>(first_bytes, 64);
-  graphs->reserve(std::min(predicted + predicted / 4 + 16, options.max_graphs));
+  graphs->reserve(
+      PredictGraphCount(std::max(span, text.size()), first_bytes, options.max_graphs));
 }
 
 }  // namespace

@@ -52,6 +52,12 @@ std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cu
 // at least runner.min_piece_bytes.
 size_t PieceCount(std::string_view text, const TaskRunner& runner);
 
+// Room to reserve, once, in a list of the graphs of `span` bytes whose first
+// graph (or record) took `first_bytes`: a quarter more than that predicts
+// (graphs vary), never more than a graph per 64 bytes, nor max_graphs. Room
+// past the last graph is never written, so it takes no page.
+size_t PredictGraphCount(size_t span, size_t first_bytes, size_t max_graphs);
+
 // A text cut for parsing in pieces: piece p is text(all, p) and starts at
 // line first_line[p]. `options` are the caller's with one more warning
 // allowed, so that a piece lists every warning the whole list could still

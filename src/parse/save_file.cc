@@ -288,10 +288,7 @@ void SaveFileParser::ReserveGraphs(std::string_view first_body) {
   const size_t record_bytes =
       static_cast<size_t>(first_body.data() + first_body.size() - text_.data()) -
       RecordOffset(first_body);
-  // A quarter more than the first record's size predicts (records vary),
-  // never more than a graph per 64 bytes.
-  const size_t predicted = span_ / std::max<size_t>(record_bytes, 64);
-  graphs_.reserve(std::min(predicted + predicted / 4 + 16, options_.max_graphs));
+  graphs_.reserve(PredictGraphCount(span_, record_bytes, options_.max_graphs));
 }
 
 const SaveFileParser::RecordFrames& SaveFileParser::FramesOf(

@@ -129,6 +129,11 @@ size_t PieceCount(std::string_view text, const TaskRunner& runner) {
   return std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
 }
 
+size_t PredictGraphCount(size_t span, size_t first_bytes, size_t max_graphs) {
+  const size_t predicted = span / std::max<size_t>(first_bytes, 64);
+  return std::min(predicted + predicted / 4 + 16, max_graphs);
+}
+
 std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut) {
   std::vector<size_t> cuts{0};
   if (pieces < 2) return cuts;
