@@ -202,6 +202,55 @@ TEST(TolerantRead, FxLogReadInPlaceAsItsStrippedCopyWas) {
   }
 }
 
+// Whether an FX text's bare rank tags are taken off is decided from every
+// line, as StripLogPrefixes decides it, but the FX parse counts the lines
+// itself as it reads them in place (no survey ahead of it). At the boundary
+// (tags on exactly nine lines of ten, and one fewer) its choice must be the
+// survey's, on one thread and in pieces, with tagged lines before and after
+// the graph and blank lines that count for neither.
+TEST(TolerantRead, FxRankTagsAreCountedByTheParse) {
+  const std::string code = ReadTestdata("resnet18-xla5430/openxla/fx_graph.txt");
+  size_t code_lines = 0;
+  {
+    std::istringstream in(code);
+    for (std::string l; std::getline(in, l);) {
+      code_lines += l.find_first_not_of(" \t\r") != std::string::npos;
+    }
+  }
+  ASSERT_GT(code_lines, 100u);
+  for (size_t tagged : {9 * code_lines, 9 * code_lines - 1}) {
+    std::string log;
+    size_t written = 0;
+    auto tag = [&](size_t n) {
+      for (size_t i = 0; i < n; ++i, ++written) {
+        log += "[2] step " + std::to_string(written) + "\n\n";
+      }
+    };
+    tag(tagged / 2);
+    log += code;
+    tag(tagged - written);
+    ASSERT_EQ(written, tagged);
+    const bool survey = SurveyLogPrefixes(log).rank_tags;
+    EXPECT_EQ(survey, tagged == 9 * code_lines);
+    SCOPED_TRACE(std::to_string(tagged) + " tagged lines");
+    std::vector<absl::StatusOr<ParsedText>> reads;
+    reads.push_back(ParseText(log, "log"));
+    for (size_t pieces : {2, 5}) {
+      reads.push_back(ParseTextParallel(log, "log", ParseOptions(),
+                                        testing::ThreadRunner(pieces)));
+    }
+    for (const absl::StatusOr<ParsedText>& read : reads) {
+      ASSERT_TRUE(read.ok()) << read.status();
+      ASSERT_EQ(read->graphs.size(), 1u);
+      const std::string warnings = AllWarnings(read->warnings);
+      EXPECT_EQ(warnings.find("read through log prefixes (timestamps, hosts, ranks) removed "
+                              "from " + std::to_string(tagged) + " lines") != std::string::npos,
+                survey)
+          << warnings;
+    }
+  }
+}
+
 TEST(TolerantRead, IndentedAndHeaderlessHlo) {
   std::string text = ReadTestdata("fixtures/hlo/short_form_sync_tensors.txt");
   absl::StatusOr<ParsedText> plain = ParseText(text, "h.txt");

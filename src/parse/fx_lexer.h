@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "parse/lines.h"
+#include "parse/log_prefix.h"
 
 namespace graphdiff {
 
@@ -71,6 +72,21 @@ struct FxLexError {
   std::string message;
 };
 
+// What splitting an FX text's lines counted of them: the lines with a
+// general log prefix (FxLinePrefixLength), which StripLogPrefixes would have
+// taken off, for its warning; and the bare rank tags, which the FX parse
+// does not take off itself: a text that has them on nearly every line is
+// read again from a copy without them (see ParseFxInPlace in detect.cc).
+struct FxLineTally {
+  size_t logged = 0;
+  RankTagTally rank_tags;
+
+  void Add(const FxLineTally& other) {
+    logged += other.logged;
+    rank_tags.Add(other.rank_tags);
+  }
+};
+
 // The lines of an FX text, split as they are first asked for (log prefixes
 // removed, CRLF tolerated), numbered from `first_line`. Lines before a point
 // the parse has passed can be dropped: a dump of thousands of graphs holds
@@ -116,28 +132,27 @@ class FxLines {
     std::string_view text;
     FxLine line;
     while (ahead.Next(&text)) {
-      Fill(text, ahead.line_number(), &line);
+      Fill(text, ahead.line_number(), &line, nullptr);
       if (!f(line)) return;
     }
   }
   static constexpr size_t kKeptAhead = 16384;
 
-  // Lines split so far that had a general log prefix (FxLinePrefixLength):
-  // what StripLogPrefixes would have taken off, for its warning.
-  size_t logged_lines() const { return logged_lines_; }
+  // What the lines split so far hold (all of them once Has failed).
+  const FxLineTally& tally() const { return tally_; }
 
  private:
   bool SplitTo(size_t i) const;
   // `*line` for `text`, one physical line numbered `number`: its log prefix
-  // split off, its indent counted, whether it is blank. True when it had a
-  // general log prefix.
-  static bool Fill(std::string_view text, uint32_t number, FxLine* line);
+  // split off, its indent counted, whether it is blank; counted in `*tally`
+  // when that is not null.
+  static void Fill(std::string_view text, uint32_t number, FxLine* line, FxLineTally* tally);
 
   // Splitting is not a change anyone sees: the lines are the text's.
   mutable LineReader reader_;
   mutable std::vector<FxLine> lines_;
   size_t base_ = 0;  // index of lines_[0]
-  mutable size_t logged_lines_ = 0;
+  mutable FxLineTally tally_;
 };
 
 class FxLexer {

@@ -97,17 +97,20 @@ size_t FxLinePrefixLength(std::string_view line, bool* logged) {
   return p + FxLogPrefixLength(rest);
 }
 
-bool FxLines::Fill(std::string_view text, uint32_t number, FxLine* line) {
+void FxLines::Fill(std::string_view text, uint32_t number, FxLine* line, FxLineTally* tally) {
   line->number = number;
   bool logged = false;
   line->prefix_len = static_cast<uint32_t>(FxLinePrefixLength(text, &logged));
+  if (tally != nullptr) {
+    tally->logged += logged;
+    tally->rank_tags.Add(text);
+  }
   line->text = text.substr(line->prefix_len);
   line->indent = FxIndent(line->text);
   // Past the indent (spaces and tabs) only a form feed may still be blank.
   line->blank = line->indent == line->text.size() ||
                 (line->text[line->indent] == '\f' &&
                  FxIsBlank(line->text.substr(line->indent)));
-  return logged;
 }
 
 bool FxLines::SplitTo(size_t i) const {
@@ -115,7 +118,7 @@ bool FxLines::SplitTo(size_t i) const {
   while (end() <= i) {
     if (!reader_.Next(&line)) return false;
     // In place: see fx_lexer.cc. Each line is split here once.
-    logged_lines_ += Fill(line, reader_.line_number(), &lines_.emplace_back());
+    Fill(line, reader_.line_number(), &lines_.emplace_back(), &tally_);
   }
   return true;
 }
@@ -375,7 +378,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   if (trace) banner = {};  // see above: a trace record's name stays in its piece
   pool = StringPool();
   if (!graphs.empty()) graphs.front().strings.ShrinkToFit();  // seals the shared pool
-  piece->logged_lines = lines.logged_lines();
+  piece->tally = lines.tally();
   return absl::OkStatus();
 }
 
@@ -401,7 +404,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeCounted(std::string_view text,
                                                       std::string_view source,
                                                       const ParseOptions& options,
                                                       std::vector<Diagnostic>* warnings,
-                                                      size_t* logged_lines) {
+                                                      FxLineTally* tally) {
   if (FxTextIsEmpty(text)) {
     return ParseError(source, text, 0, "empty text: expected an FX graph");
   }
@@ -410,7 +413,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeCounted(std::string_view text,
   if (!s.ok()) return s;
   if (piece.graphs.empty()) return FxNoGraphError(source, text);
   AddFxOutsideWarning(warnings, options.max_warnings, source, piece.outside);
-  if (logged_lines != nullptr) *logged_lines = piece.logged_lines;
+  if (tally != nullptr) *tally = piece.tally;
   return std::move(piece.graphs);
 }
 

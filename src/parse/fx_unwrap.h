@@ -73,7 +73,7 @@ struct FxPiece {
   // piece's text when 0. The first piece's list is kept for the whole text's.
   size_t span = 0;
   size_t outside = 0;
-  size_t logged_lines = 0;  // lines with a general log prefix (FxLinePrefixLength)
+  FxLineTally tally;  // of the piece's lines
   std::string_view banner;
 };
 
@@ -83,14 +83,15 @@ struct FxPiece {
 absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
                           const ParseOptions& options, std::vector<Diagnostic>* warnings,
                           FxPiece* piece);
-// ParseFxCode, also giving the number of lines that had a general log
-// prefix (`logged_lines` may be null): what StripLogPrefixes would have
-// taken off, for its warning.
+// ParseFxCode, also giving what its lines hold (`tally` may be null): the
+// lines with a general log prefix, what StripLogPrefixes would have taken
+// off, for its warning, and the bare rank tags. Left unset on an error,
+// which may come before the last line.
 absl::StatusOr<std::vector<Graph>> ParseFxCodeCounted(std::string_view text,
                                                       std::string_view source,
                                                       const ParseOptions& options,
                                                       std::vector<Diagnostic>* warnings,
-                                                      size_t* logged_lines);
+                                                      FxLineTally* tally);
 // The checks and the closing warning of ParseFxCode around its pieces.
 bool FxTextIsEmpty(std::string_view text);
 absl::Status FxNoGraphError(std::string_view source, std::string_view text);

@@ -389,18 +389,19 @@ LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runne
   if (out.any || tagged == 0) return out;
   LineReader lines(text);
   std::string_view line;
-  size_t total = 0;
-  tagged = 0;
-  while (lines.Next(&line)) {
-    // A loop, not find_first_not_of: that costs one memchr per byte.
-    size_t k = 0;
-    while (k < line.size() && IsSpace(line[k])) ++k;
-    if (k == line.size()) continue;
-    ++total;
-    tagged += RankTagLength(line) > 0;
-  }
-  out.rank_tags = total > 0 && tagged * 10 >= total * 9;
+  RankTagTally tally;
+  while (lines.Next(&line)) tally.Add(line);
+  out.rank_tags = tally.NearlyAll();
   return out;
+}
+
+void RankTagTally::Add(std::string_view line) {
+  // A loop, not find_first_not_of: that costs one memchr per byte.
+  size_t k = 0;
+  while (k < line.size() && IsSpace(line[k])) ++k;
+  if (k == line.size()) return;
+  ++lines;
+  tagged += k == 0 && RankTagLength(line) > 0;
 }
 
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,

@@ -37,6 +37,22 @@ size_t LogPrefixLength(std::string_view line);
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,
                                   size_t* stripped_lines, const TaskRunner* runner = nullptr);
 
+// The count behind a text's choice of bare rank tags: its non-blank lines
+// and those that start with a rank tag (`[3] `). Tags are taken off when
+// at least 90% of the lines have one and no line has a log prefix.
+struct RankTagTally {
+  size_t lines = 0;
+  size_t tagged = 0;
+
+  void Add(std::string_view line);
+  void Add(const RankTagTally& other) {
+    lines += other.lines;
+    tagged += other.tagged;
+  }
+  // Whether nearly every line is tagged.
+  bool NearlyAll() const { return tagged > 0 && tagged * 10 >= lines * 9; }
+};
+
 // What StripLogPrefixes sees in a text before it copies it: whether any
 // line has a log prefix (it stops at the first), and else whether it takes
 // bare rank tags off nearly every line. A parser that takes LogPrefixLength

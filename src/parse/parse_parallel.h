@@ -20,6 +20,8 @@
 
 namespace graphdiff {
 
+struct FxLineTally;  // parse/fx_lexer.h
+
 // Runs task(0) .. task(n - 1), possibly at once, and returns when all are
 // done. `pieces` is how many pieces a large text is cut into.
 struct TaskRunner {
@@ -86,13 +88,13 @@ std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces);
 
 // ParseFxCode and ParseHloText, on the runner's threads: the text is cut
 // at FxCodeCuts or where an `HloModule` starts (text_parallel.cc). The FX
-// parse also gives its lines with a log prefix, as ParseFxCodeCounted does.
+// parse also gives what its lines hold, as ParseFxCodeCounted does.
 absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::string_view source,
                                                        const ParseOptions& options,
                                                        std::vector<Diagnostic>* warnings,
                                                        const TaskRunner& runner,
-                                                       size_t* logged_lines = nullptr);
+                                                       FxLineTally* tally = nullptr);
 absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
                                                         std::string_view source,
                                                         const ParseOptions& options,

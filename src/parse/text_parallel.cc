@@ -176,11 +176,11 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        const ParseOptions& options,
                                                        std::vector<Diagnostic>* warnings,
                                                        const TaskRunner& runner,
-                                                       size_t* logged_lines) {
+                                                       FxLineTally* tally) {
   const TextPieces pieces = CutText(text, options, runner, IsFxCut);
   const size_t n = pieces.count();
   if (n < 2 || FxTextIsEmpty(text)) {
-    return ParseFxCodeCounted(text, source, options, warnings, logged_lines);
+    return ParseFxCodeCounted(text, source, options, warnings, tally);
   }
   std::vector<FxPiece> parts(n);
   parts[0].span = text.size();
@@ -191,13 +191,14 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                              pieces.options, warnings ? &piece_warnings[p] : nullptr,
                              &parts[p]);
   });
-  size_t total = 0, outside = 0, logged = 0;
+  size_t total = 0, outside = 0;
+  FxLineTally lines;
   bool joinable = AllOk(status);
   std::vector<std::vector<Graph>> graphs(n);
   for (size_t p = 0; p < n; ++p) {
     total += parts[p].graphs.size();
     outside += parts[p].outside;
-    logged += parts[p].logged_lines;
+    lines.Add(parts[p].tally);
     graphs[p] = std::move(parts[p].graphs);
     // A banner names the next top-level graph, which is in a later piece.
     if (p + 1 < n && !parts[p].banner.empty()) joinable = false;
@@ -207,14 +208,14 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
   // parse reports them.
   if (!joinable || total == 0 || total > options.max_graphs ||
       !JoinWarnings(warnings, options.max_warnings, piece_warnings, &joined)) {
-    return ParseFxCodeCounted(text, source, options, warnings, logged_lines);
+    return ParseFxCodeCounted(text, source, options, warnings, tally);
   }
   std::vector<Graph> out = JoinGraphs(graphs);
   if (warnings) {
     AddFxOutsideWarning(&joined, options.max_warnings, source, outside);
     *warnings = std::move(joined);
   }
-  if (logged_lines != nullptr) *logged_lines = logged;
+  if (tally != nullptr) *tally = lines;
   return out;
 }
 
