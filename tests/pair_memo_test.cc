@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include "analyze/pair_memo.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "graphdiff/diff.h"
 #include "graphdiff/dump.h"
 #include "graphdiff/parse.h"
+#include "graphdiff/report.h"
 
 namespace graphdiff::analyze {
 namespace {
@@ -87,11 +89,17 @@ void ExpectSameAlignment(const Alignment& got, const Alignment& want, size_t pai
   EXPECT_EQ(got.right_only_outputs, want.right_only_outputs) << "pair " << pair;
 }
 
-// The diff of two save files: every pair has the alignment Align gives it
-// alone.
-void ExpectPairsAlignAsAlone(const std::vector<std::string>& left,
-                             const std::vector<std::string>& right, unsigned threads) {
-  SCOPED_TRACE(testing::Message() << threads << " threads");
+// Two save files of the given records, loaded and diffed on `threads`
+// threads, with their pairing: the diff's pairs are the pairing's, in its
+// order.
+struct Diffed {
+  Dump left;
+  Dump right;
+  DiffResult result;
+  Pairing pairing;
+};
+void LoadAndDiff(const std::vector<std::string>& left, const std::vector<std::string>& right,
+                 unsigned threads, Diffed* out) {
   LoadOptions lo;
   lo.threads = threads;
   absl::StatusOr<Dump> l = LoadDumpFromMemory("l", {{"save.txt", Blocks(left)}}, lo);
@@ -102,24 +110,36 @@ void ExpectPairsAlignAsAlone(const std::vector<std::string>& left,
   options.threads = threads;
   absl::StatusOr<DiffResult> d = DiffDumps(*l, *r, options);
   ASSERT_TRUE(d.ok()) << d.status();
-  // The diff's pairs are the pairing's, in its order.
-  const Pairing pairing = PairDumps(*l, *r);
-  ASSERT_EQ(d->pairs.size(), pairing.graphs.size());
+  out->pairing = PairDumps(*l, *r);
+  ASSERT_EQ(d->pairs.size(), out->pairing.graphs.size());
   ASSERT_EQ(d->pairs.size(), left.size());
+  out->left = *std::move(l);
+  out->right = *std::move(r);
+  out->result = *std::move(d);
+}
+
+// The diff of two save files: every pair has the alignment Align gives it
+// alone.
+void ExpectPairsAlignAsAlone(const std::vector<std::string>& left,
+                             const std::vector<std::string>& right, unsigned threads) {
+  SCOPED_TRACE(testing::Message() << threads << " threads");
+  Diffed x;
+  LoadAndDiff(left, right, threads, &x);
+  if (::testing::Test::HasFatalFailure()) return;
   AlignOptions alone;
   alone.threads = 1;
   size_t changed = 0;
-  for (size_t i = 0; i < d->pairs.size(); ++i) {
-    const GraphPairing& p = pairing.graphs[i];
-    absl::StatusOr<Alignment> want = Align(l->files[p.left.file].graphs[p.left.graph],
-                                           r->files[p.right.file].graphs[p.right.graph], alone);
+  for (size_t i = 0; i < x.result.pairs.size(); ++i) {
+    const GraphPairing& p = x.pairing.graphs[i];
+    absl::StatusOr<Alignment> want = Align(x.left.files[p.left.file].graphs[p.left.graph],
+                                           x.right.files[p.right.file].graphs[p.right.graph], alone);
     ASSERT_TRUE(want.ok());
-    ExpectSameAlignment(d->pairs[i].alignment, *want, i);
-    changed += !d->pairs[i].identical();
+    ExpectSameAlignment(x.result.pairs[i].alignment, *want, i);
+    changed += !x.result.pairs[i].identical();
   }
   // Look-alikes of a repeated pair among them, told apart.
   EXPECT_GE(changed, 2u);
-  EXPECT_LT(changed, d->pairs.size());
+  EXPECT_LT(changed, x.result.pairs.size());
 }
 
 // Dumps that repeat graphs, look-alikes of the repeats among them (a graph
@@ -136,6 +156,85 @@ TEST(PairMemo, RepeatedGraphsAlignAsAlone) {
   };
   for (const auto& [left, right] : cases) {
     for (unsigned threads : {1u, 2u, 4u}) ExpectPairsAlignAsAlone(left, right, threads);
+  }
+}
+
+// A pair's summary as JSON, less what names where it is: its sources, its
+// graphs' names and the rule that paired it.
+std::string SummaryJson(GraphPairDiff p) {
+  p.left_source = p.right_source = p.left_graph = p.right_graph = "";
+  p.how = PairRule::kPath;
+  DiffResult r;
+  r.pairs.push_back(std::move(p));
+  return DiffResultToJson(r);
+}
+
+// Findings as JSON, one each, sorted, less what names where they are (the
+// graph label, evidence sources) and the links between them.
+std::vector<std::string> FindingsJson(const std::vector<Finding>& findings) {
+  std::vector<std::string> out;
+  for (Finding f : findings) {
+    f.graph.clear();
+    f.related.clear();
+    for (Evidence& e : f.evidence) e.source.clear();
+    DiffResult r;
+    r.findings.push_back(std::move(f));
+    out.push_back(DiffResultToJson(r));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The diff of two save files: every pair's summary is the one DiffGraphs
+// gives it alone (with its own sources and names), and the findings are
+// those of all pairs diffed alone.
+void ExpectPairsDiffAsAlone(const std::vector<std::string>& left,
+                            const std::vector<std::string>& right, unsigned threads) {
+  SCOPED_TRACE(testing::Message() << threads << " threads");
+  Diffed x;
+  LoadAndDiff(left, right, threads, &x);
+  if (::testing::Test::HasFatalFailure()) return;
+  DiffOptions alone;
+  alone.threads = 1;
+  std::vector<Finding> want_findings;
+  size_t with_findings = 0;
+  for (size_t i = 0; i < x.result.pairs.size(); ++i) {
+    SCOPED_TRACE(testing::Message() << "pair " << i);
+    const GraphPairing& p = x.pairing.graphs[i];
+    const Graph& lg = x.left.files[p.left.file].graphs[p.left.graph];
+    const Graph& rg = x.right.files[p.right.file].graphs[p.right.graph];
+    absl::StatusOr<DiffResult> want = DiffGraphs(lg, rg, alone);
+    ASSERT_TRUE(want.ok());
+    ASSERT_EQ(want->pairs.size(), 1u);
+    const GraphPairDiff& got = x.result.pairs[i];
+    EXPECT_EQ(SummaryJson(got), SummaryJson(want->pairs[0]));
+    ExpectSameAlignment(got.alignment, want->pairs[0].alignment, i);
+    EXPECT_EQ(got.left_source, "save.txt");
+    EXPECT_EQ(got.right_source, "save.txt");
+    EXPECT_EQ(got.left_graph, lg.name);
+    EXPECT_EQ(got.right_graph, rg.name);
+    EXPECT_EQ(got.how, p.how);
+    with_findings += !want->findings.empty();
+    for (const Finding& f : want->findings) want_findings.push_back(f);
+  }
+  EXPECT_EQ(FindingsJson(x.result.findings), FindingsJson(want_findings));
+  // Repeats of pairs with findings and of pairs without.
+  EXPECT_GE(with_findings, 2u);
+  EXPECT_LE(with_findings + 3, x.result.pairs.size());
+}
+
+// Pairs that repeat, with and without findings: a repeat of a pair with
+// none takes that pair's summary, and one with findings finds them anew
+// (in its own records: their lines are its own).
+TEST(PairMemo, RepeatedPairsDiffAsAlone) {
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
+      {{kA, kB, kA, kAttr, kA, kType, kA, kNames, kA, kB, kA, kB},
+       {kA, kB, kAttr, kA, kOperands, kA, kNames, kA, kB, kA, kAttr, kA}},
+      {{kA, kB, kAttr, kB, kType, kB, kA, kB, kNames, kB},
+       {kNames, kB, kA, kB, kA, kB, kNames, kB, kA, kB}},
+  };
+  for (const auto& [left, right] : cases) {
+    for (unsigned threads : {1u, 2u, 4u}) ExpectPairsDiffAsAlone(left, right, threads);
   }
 }
 

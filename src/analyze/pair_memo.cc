@@ -85,29 +85,28 @@ bool SameGraphContent(const Graph& a, const Graph& b) {
   return true;
 }
 
-AlignmentMemo::Key AlignmentMemo::KeyOf(const Graph& left, const Graph& right) {
+PairMemo::Key PairMemo::KeyOf(const Graph& left, const Graph& right) {
   return Key{left.strings.identity(), right.strings.identity(), GraphContentHash(left),
              GraphContentHash(right)};
 }
 
-const Alignment* AlignmentMemo::Find(const Key& key, const Graph& left,
-                                     const Graph& right) const {
+PairMemo::Known PairMemo::Find(const Key& key, const Graph& left, const Graph& right) const {
   Entry e;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(key);
-    if (it == entries_.end()) return nullptr;
+    if (it == entries_.end()) return {};
     e = it->second;
   }
   // A hash is no proof: the graphs are compared in full.
-  if (!SameGraphContent(*e.left, left) || !SameGraphContent(*e.right, right)) return nullptr;
-  return e.alignment;
+  if (!SameGraphContent(*e.left, left) || !SameGraphContent(*e.right, right)) return {};
+  return e.known;
 }
 
-void AlignmentMemo::Add(const Key& key, const Graph& left, const Graph& right,
-                        const Alignment* alignment) {
+void PairMemo::Add(const Key& key, const Graph& left, const Graph& right,
+                   const GraphPairDiff* diff, bool findings) {
   std::lock_guard<std::mutex> lock(mu_);
-  entries_.try_emplace(key, Entry{&left, &right, alignment});
+  entries_.try_emplace(key, Entry{&left, &right, Known{diff, findings}});
 }
 
 }  // namespace graphdiff::analyze
