@@ -56,6 +56,17 @@ std::vector<Graph> Parse(const std::vector<std::string>& blocks) {
   return g.ok() ? *std::move(g) : std::vector<Graph>();
 }
 
+// `records` `times` over, kType between copies so that no record repeats
+// the one before it.
+std::vector<std::string> Repeated(const std::vector<std::string>& records, size_t times) {
+  std::vector<std::string> out;
+  for (size_t t = 0; t < times; ++t) {
+    if (t > 0) out.push_back(kType);
+    out.insert(out.end(), records.begin(), records.end());
+  }
+  return out;
+}
+
 TEST(PairMemo, EqualContentOnlyInOnePool) {
   // Records apart (a repeat next to its original folds into it).
   std::vector<Graph> g = Parse({kA, kB, kA, kAttr, kType, kOperands, kNames});
@@ -144,7 +155,8 @@ void ExpectPairsAlignAsAlone(const std::vector<std::string>& left,
 
 // Dumps that repeat graphs, look-alikes of the repeats among them (a graph
 // with an attribute, a type, operands or names of its own): each look-alike
-// pairs with a repeat whose pair was aligned before it.
+// pairs with a repeat whose pair was aligned before it. Over eighty pairs,
+// so that they go to the threads in several runs.
 TEST(PairMemo, RepeatedGraphsAlignAsAlone) {
   // No record repeats the one before it (it would fold into it). Records
   // pair in order: each has the shape of its counterpart.
@@ -155,7 +167,9 @@ TEST(PairMemo, RepeatedGraphsAlignAsAlone) {
        {kA, kB, kA, kB, kA, kB, kA, kB, kA}},
   };
   for (const auto& [left, right] : cases) {
-    for (unsigned threads : {1u, 2u, 4u}) ExpectPairsAlignAsAlone(left, right, threads);
+    for (unsigned threads : {1u, 2u, 4u}) {
+      ExpectPairsAlignAsAlone(Repeated(left, 9), Repeated(right, 9), threads);
+    }
   }
 }
 
@@ -225,7 +239,8 @@ void ExpectPairsDiffAsAlone(const std::vector<std::string>& left,
 
 // Pairs that repeat, with and without findings: a repeat of a pair with
 // none takes that pair's summary, and one with findings finds them anew
-// (in its own records: their lines are its own).
+// (in its own records: their lines are its own). Over a hundred pairs, so
+// that they go to the threads in several runs.
 TEST(PairMemo, RepeatedPairsDiffAsAlone) {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases = {
       {{kA, kB, kA, kAttr, kA, kType, kA, kNames, kA, kB, kA, kB},
@@ -234,7 +249,9 @@ TEST(PairMemo, RepeatedPairsDiffAsAlone) {
        {kNames, kB, kA, kB, kA, kB, kNames, kB, kA, kB}},
   };
   for (const auto& [left, right] : cases) {
-    for (unsigned threads : {1u, 2u, 4u}) ExpectPairsDiffAsAlone(left, right, threads);
+    for (unsigned threads : {1u, 2u, 4u}) {
+      ExpectPairsDiffAsAlone(Repeated(left, 9), Repeated(right, 9), threads);
+    }
   }
 }
 

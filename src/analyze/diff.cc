@@ -8,6 +8,7 @@
 #include <future>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,11 @@ void RunGraphFamilies(const PairContext& c, const PairContext& mirror,
   }
   analyze::FindSizeDelta(c, out);
 }
+
+// Pairs diffed side by side are handed to the threads in runs of at most
+// this many pairs or nodes (DiffDumps).
+constexpr size_t kRunPairs = 64;
+constexpr size_t kRunNodes = 4096;
 
 PairRow MakeRow(const Graph& l, const Graph& r, const NodePair& p) {
   PairRow row;
@@ -173,9 +179,9 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
 // Names files by their path inside the dump (DumpFile::path), not by the
 // loader's display name, which starts with whatever root the user typed:
 // reports stay the same wherever the dumps live.
-void RenameSources(std::vector<Finding>* findings, size_t first, const std::string& left_from,
-                   const std::string& left_to, const std::string& right_from,
-                   const std::string& right_to) {
+void RenameSources(std::vector<Finding>* findings, size_t first, std::string_view left_from,
+                   std::string_view left_to, std::string_view right_from,
+                   std::string_view right_to) {
   for (size_t i = first; i < findings->size(); ++i) {
     for (Evidence& e : (*findings)[i].evidence) {
       if (e.side == Side::kLeft && e.source == left_from) e.source = left_to;
@@ -184,34 +190,36 @@ void RenameSources(std::vector<Finding>* findings, size_t first, const std::stri
   }
 }
 
+// Views: copying both paths for every pair was two allocations a pair.
 struct PairSources {
-  std::string left;  // DumpFile::path
-  std::string right;
+  std::string_view left;  // DumpFile::path
+  std::string_view right;
 };
 
+// The summary of a pair of graphs equal in content to those `known` was
+// made of, on which no finding fired: that one, named for these graphs.
+// On a log of 10^5 repeated small graphs, running every finding family to
+// find nothing, and the statistics and summary again, were three quarters
+// of diffing a pair, seventy allocations each.
+void Relabel(const GraphPairDiff& known, const Graph& l, const Graph& r, PairRule how,
+             const PairSources& sources, GraphPairDiff* pair) {
+  *pair = known;
+  pair->left_source = sources.left;
+  pair->right_source = sources.right;
+  pair->left_graph = l.name;
+  pair->right_graph = r.name;
+  pair->how = how;
+}
+
 // Adds the pair's findings to `findings` and its summary to `*pair`.
-// `known` is what a pair of graphs of the same content gave (PairMemo),
-// when one was diffed before.
+// `known`, when not null, is the alignment of graphs of the same content
+// (PairMemo).
 absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::string label,
                          const PairSources& sources, const DiffOptions& options,
-                         const OpEquivalence& eq, const analyze::PairMemo::Known& known,
+                         const OpEquivalence& eq, const Alignment* known,
                          std::vector<Finding>* findings, GraphPairDiff* pair) {
-  if (known.diff != nullptr && !known.findings) {
-    // Nothing to find, and the summary is that pair's but for its labels. On
-    // a log of 10^5 repeated small graphs, running every finding family to
-    // find nothing, and the statistics and summary again, were three
-    // quarters of diffing a pair, seventy allocations each.
-    *pair = *known.diff;
-    pair->left_source = sources.left;
-    pair->right_source = sources.right;
-    pair->left_graph = l.name;
-    pair->right_graph = r.name;
-    pair->how = how;
-    return absl::OkStatus();
-  }
-  absl::StatusOr<Alignment> a = known.diff != nullptr
-                                    ? absl::StatusOr<Alignment>(known.diff->alignment)
-                                    : Align(l, r, options.align);
+  absl::StatusOr<Alignment> a =
+      known != nullptr ? absl::StatusOr<Alignment>(*known) : Align(l, r, options.align);
   if (!a.ok()) return a.status();
   Alignment swapped = analyze::SwapAlignment(*a);
   // Both the summary and the size finding need each side's statistics.
@@ -373,28 +381,47 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
   {
     const bool memo_on = slots.size() > 1;
     analyze::PairMemo memo;
+    auto diff_slot = [&](size_t i) {
+      Slot& slot = slots[i];
+      GraphPairDiff& pair = result.pairs[i];
+      const DumpFile& lf = *slot.lf;
+      const DumpFile& rf = *slot.rf;
+      analyze::PairMemo::Key key{};
+      analyze::PairMemo::Known known;
+      if (memo_on) {
+        key = analyze::PairMemo::KeyOf(*slot.l, *slot.r);
+        known = memo.Find(key, *slot.l, *slot.r);
+      }
+      if (known.diff != nullptr && !known.findings) {
+        Relabel(*known.diff, *slot.l, *slot.r, slot.pairing->how, {lf.path, rf.path}, &pair);
+        return;
+      }
+      slot.status = DiffOnePair(
+          *slot.l, *slot.r, slot.pairing->how,
+          SidesLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)), {lf.path, rf.path},
+          opts, eq, known.diff != nullptr ? &known.diff->alignment : nullptr, &slot.findings,
+          &pair);
+      if (!slot.status.ok()) return;
+      pair.left_partial = slot.l->partial;
+      pair.right_partial = slot.r->partial;
+      // Final from here on: result.pairs is not resized again.
+      if (memo_on && known.diff == nullptr) {
+        memo.Add(key, *slot.l, *slot.r, &pair, !slot.findings.empty());
+      }
+    };
+    // Small pairs go to the threads in runs: a task a pair of a log of 10^5
+    // small graphs was a queued closure and a lock a pair. A run ends at
+    // kRunNodes nodes, so a big pair is a task of its own.
     TaskPool pool(slots.size() == 1 ? 1 : opts.threads);
+    size_t begin = 0, nodes = 0;
     for (size_t i = 0; i < slots.size(); ++i) {
-      pool.Add([&slot = slots[i], &pair = result.pairs[i], &opts, &eq, &memo, memo_on] {
-        const DumpFile& lf = *slot.lf;
-        const DumpFile& rf = *slot.rf;
-        analyze::PairMemo::Key key{};
-        analyze::PairMemo::Known known;
-        if (memo_on) {
-          key = analyze::PairMemo::KeyOf(*slot.l, *slot.r);
-          known = memo.Find(key, *slot.l, *slot.r);
-        }
-        slot.status = DiffOnePair(*slot.l, *slot.r, slot.pairing->how,
-                                  SidesLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)),
-                                  {lf.path, rf.path}, opts, eq, known, &slot.findings, &pair);
-        if (!slot.status.ok()) return;
-        pair.left_partial = slot.l->partial;
-        pair.right_partial = slot.r->partial;
-        // Final from here on: result.pairs is not resized again.
-        if (memo_on && known.diff == nullptr) {
-          memo.Add(key, *slot.l, *slot.r, &pair, !slot.findings.empty());
-        }
+      nodes += slots[i].l->nodes.size() + slots[i].r->nodes.size();
+      if (nodes < kRunNodes && i + 1 - begin < kRunPairs && i + 1 < slots.size()) continue;
+      pool.Add([&diff_slot, begin, end = i + 1] {
+        for (size_t k = begin; k < end; ++k) diff_slot(k);
       });
+      begin = i + 1;
+      nodes = 0;
     }
     pool.Run();
   }
@@ -459,7 +486,7 @@ absl::StatusOr<DiffResult> DiffGraphs(const Graph& left, const Graph& right,
   absl::Status st = DiffOnePair(left, right, PairRule::kGraphs,
                                 SidesLabel(left.source.file, right.source.file),
                                 {left.source.file, right.source.file}, opts,
-                                *opts.align.equivalence, {}, &result.findings,
+                                *opts.align.equivalence, nullptr, &result.findings,
                                 &result.pairs.emplace_back());
   if (!st.ok()) return st;
   analyze::LinkFindings(&result.findings, opts.max_evidence);
