@@ -101,12 +101,18 @@ void FxLines::Fill(std::string_view text, uint32_t number, FxLine* line, FxLineT
   line->number = number;
   bool logged = false;
   line->prefix_len = static_cast<uint32_t>(FxLinePrefixLength(text, &logged));
-  if (tally != nullptr) {
-    tally->logged += logged;
-    tally->rank_tags.Add(text);
-  }
   line->text = text.substr(line->prefix_len);
   line->indent = FxIndent(line->text);
+  if (tally != nullptr) {
+    tally->logged += logged;
+    // FxIndent counts the blanks a rank tag's count skips: a line with no
+    // prefix is not scanned again.
+    if (line->prefix_len == 0) {
+      tally->rank_tags.AddIndented(text, line->indent);
+    } else {
+      tally->rank_tags.Add(text);
+    }
+  }
   // Past the indent (spaces and tabs) only a form feed may still be blank.
   line->blank = line->indent == line->text.size() ||
                 (line->text[line->indent] == '\f' &&

@@ -399,9 +399,13 @@ void RankTagTally::Add(std::string_view line) {
   // A loop, not find_first_not_of: that costs one memchr per byte.
   size_t k = 0;
   while (k < line.size() && IsSpace(line[k])) ++k;
-  if (k == line.size()) return;
+  AddIndented(line, k);
+}
+
+void RankTagTally::AddIndented(std::string_view line, size_t blanks) {
+  if (blanks >= line.size()) return;
   ++lines;
-  tagged += k == 0 && RankTagLength(line) > 0;
+  tagged += blanks == 0 && RankTagLength(line) > 0;
 }
 
 std::string_view StripLogPrefixes(std::string_view text, std::string* storage,

@@ -45,6 +45,9 @@ struct RankTagTally {
   size_t tagged = 0;
 
   void Add(std::string_view line);
+  // Add(line) for a line that starts with `blanks` spaces and tabs, counted
+  // already.
+  void AddIndented(std::string_view line, size_t blanks);
   void Add(const RankTagTally& other) {
     lines += other.lines;
     tagged += other.tagged;
