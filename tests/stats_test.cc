@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "testing/testdata.h"
+#include "util/json_text.h"
 
 namespace graphdiff {
 namespace {
@@ -269,6 +270,8 @@ TEST(Stats, TextAGraphAtATimeIsTheWholeText) {
 // cap on the ops, and on a graph whose ops include an empty one and a
 // literal "?" (two ids, one line), a name that is not ASCII and a dtype value
 // past the known ones.
+// So is its JSON (StatsJsonWriter::AddGraph), under a plain source name and
+// one that JSON must escape.
 TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
   auto expect_same = [](const Graph& g, const std::string& what) {
     for (size_t top : {size_t{0}, size_t{2}}) {
@@ -278,6 +281,19 @@ TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
       AppendGraphStatsText(s, top, &from_stats);
       AppendGraphStatsText(g, "shown.txt", top, &from_graph);
       EXPECT_EQ(from_graph, from_stats) << what << " top " << top;
+    }
+    for (const std::string source : {"shown.txt", "shown \"q\".txt"}) {
+      GraphStats s = ComputeStats(g);
+      s.source = source;
+      std::string from_stats, from_graph;
+      StatsJsonWriter by_stats(&from_stats), by_graph(&from_graph);
+      for (int twice = 0; twice < 2; ++twice) {
+        by_stats.AddGraph(s);
+        by_graph.AddGraph(g, source);
+      }
+      by_stats.Finish({});
+      by_graph.Finish({});
+      EXPECT_EQ(from_graph, from_stats) << what << " from " << source;
     }
   };
   for (const char* file :
@@ -315,6 +331,56 @@ TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
   EXPECT_EQ(s.ops.at("?"), 4u);  // the empty op and the literal one
   EXPECT_EQ(s.ops.at("aten::add"), 2u);
   EXPECT_EQ(s.dtypes.at("f32"), 2u);
+}
+
+// The JSON writer prints a graph whose strings need no escaping itself, not
+// through nlohmann: its bytes must be those DumpJson gives the document
+// built with nlohmann, with histograms empty and not, and numbers past 32
+// bits.
+TEST(Stats, PlainJsonIsDumpJsonOfTheDocument) {
+  StatsReport report;
+  nlohmann::ordered_json graphs = nlohmann::ordered_json::array();
+  for (int i = 0; i < 3; ++i) {
+    GraphStats g;
+    g.source = "dir/save " + std::to_string(i) + ".txt";
+    g.name = i == 0 ? "" : "graph " + std::to_string(i);
+    g.kind = i == 2 ? GraphKind::kFx : GraphKind::kIr;
+    g.record_index = 7u * i;
+    g.repeat_count = 1 + i;
+    g.nodes = 10 + i;
+    g.inputs = 3;
+    g.outputs = 2;
+    g.constants = i;
+    g.multi_output_nodes = 1;
+    g.parameter_bytes = (uint64_t{1} << 40) + i;
+    g.inputs_unknown_size = 5;
+    if (i > 0) g.ops = {{"aten::add", 3}, {"module::layer1.0 ~x", 1u + i}};
+    if (i == 2) g.dtypes = {{"f32", 4}, {"s64", 2}};
+    report.graphs.push_back(g);
+    // The schema's fields in its order (docs/json-schema.md).
+    nlohmann::ordered_json j = {{"source", g.source},
+                                {"name", g.name},
+                                {"kind", std::string(GraphKindName(g.kind))}};
+    const std::pair<const char*, uint64_t> numbers[] = {
+        {"record_index", g.record_index}, {"repeat_count", g.repeat_count},
+        {"nodes", g.nodes}, {"inputs", g.inputs}, {"outputs", g.outputs},
+        {"constants", g.constants}, {"multi_output_nodes", g.multi_output_nodes},
+        {"parameter_bytes", g.parameter_bytes},
+        {"inputs_unknown_size", g.inputs_unknown_size}};
+    for (const auto& [key, value] : numbers) j[key] = value;
+    for (const auto* histogram : {&g.ops, &g.dtypes}) {
+      nlohmann::ordered_json& object = j[histogram == &g.ops ? "ops" : "dtypes"];
+      object = nlohmann::ordered_json::object();
+      for (const auto& [name, n] : *histogram) object[name] = n;
+    }
+    graphs.push_back(j);
+  }
+  nlohmann::ordered_json doc;
+  doc["schema_version"] = 1;
+  doc["graphs"] = graphs;
+  doc["metrics"] = nlohmann::ordered_json::array();
+  doc["skipped"] = nlohmann::ordered_json::array();
+  EXPECT_EQ(StatsToJson(report), DumpJson(doc));
 }
 
 // Op lines: most frequent first, ties by name, for a handful of ops and for

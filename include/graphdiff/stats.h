@@ -71,6 +71,9 @@ class StatsJsonWriter {
   StatsJsonWriter& operator=(const StatsJsonWriter&) = delete;
 
   void AddGraph(const GraphStats& graph);
+  // AddGraph of ComputeStats(graph) with its source set to `source`, the
+  // same bytes, without building the stats' maps.
+  void AddGraph(const Graph& graph, std::string_view source);
   void Finish(const StatsReport& rest);
 
  private:

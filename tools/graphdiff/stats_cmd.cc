@@ -64,9 +64,6 @@ struct StatsArgs {
 
 // The text report is handed out when this much of it has piled up.
 constexpr size_t kFlushBytes = size_t{1} << 20;
-// A graph's stats for JSON with this many ops (a graph of module calls: an op a
-// node) are kept until exit rather than freed map entry by map entry.
-constexpr size_t kKeepOpsFrom = 1 << 16;
 
 // Graphs whose text is made at once, split among the threads: a batch is
 // held as text until written, and a thread's share is worth its start. A
@@ -133,10 +130,7 @@ absl::Status WriteStats(const std::vector<Dump>& dumps, const StatsArgs& args,
             text_graphs.emplace_back(&g, &sources.back());
             return;
           }
-          GraphStats s = ComputeStats(g);
-          s.source = source;
-          json->AddGraph(s);
-          if (s.ops.size() >= kKeepOpsFrom) KeepUntilExit(std::move(s));
+          json->AddGraph(g, source);
           if (text.size() >= kFlushBytes) {
             st = out->Write(text);
             text.clear();
