@@ -157,9 +157,10 @@ TEST(ReportJson, RoundTripKeepsStructsAndSchemaInStep) {
   for (size_t i = 0; i < r.findings.size(); ++i) ExpectSameFinding(r.findings[i], back->findings[i]);
 }
 
-// The node rows are written straight into the text, not built as JSON
-// values; the text must be what the value tree dumps, byte for byte: with
-// pairs that have no rows, reasons, and strings that need escaping
+// The pairs and their node rows are written straight into the text, not
+// built as JSON values; the text must be what the value tree dumps, byte for
+// byte: with no pairs, pairs that have no rows, op deltas or one-sided
+// nodes and pairs that have them, reasons, and strings that need escaping
 // (quotes, backslashes, control characters, UTF-8, a name that looks like
 // the key the rows are spliced at). Rows that are not valid UTF-8 go
 // through the tree, which escapes them.
@@ -177,11 +178,27 @@ TEST(ReportJson, RowsWrittenDirectlyAreWhatTheTreeDumps) {
   row.detail = "\b\f\r";
   odd.pairs.insert(odd.pairs.begin(), row);
   r.pairs.insert(r.pairs.begin() + 1, odd);
+  odd.op_delta["aten::\"q\"\n"] = -3;
+  odd.left_only.push_back("x\\y \xce\xbb");
+  odd.right_only_outputs.push_back("%1.0\t");
+  odd.left_partial = true;
+  r.pairs.insert(r.pairs.begin() + 1, odd);
   GraphPairDiff empty = r.pairs.front();
   empty.pairs.clear();
+  empty.op_delta.clear();
+  empty.left_only.clear();
+  empty.right_only.clear();
   r.pairs.insert(r.pairs.begin(), empty);
   r.pairs.push_back(empty);
   EXPECT_EQ(DiffResultToJson(r), DumpJson(DiffResultToJsonValue(r)));
+  // No pair at all.
+  DiffResult none = r;
+  none.pairs.clear();
+  EXPECT_EQ(DiffResultToJson(none), DumpJson(DiffResultToJsonValue(none)));
+  // A pair's name that is not valid UTF-8 takes the tree too.
+  DiffResult bad_name = r;
+  bad_name.pairs[0].left_graph = "g\xfe";
+  EXPECT_EQ(DiffResultToJson(bad_name), DumpJson(DiffResultToJsonValue(bad_name)));
   // DEL is escaped on both paths, never written raw.
   EXPECT_EQ(DiffResultToJson(r).find('\x7f'), std::string::npos);
   EXPECT_THAT(DiffResultToJson(r), HasSubstr("\\u001f\\u007f"));

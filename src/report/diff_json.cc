@@ -3,6 +3,8 @@
 // The diff and lint JSON (docs/json-schema.md). Keys come out in a fixed
 // order; everything the text report shows is here, and more (every matched
 // pair, every counter).
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +32,7 @@ json Optional(const std::optional<T>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-json PairToJson(const GraphPairDiff& p, bool rows) {
+json PairToJson(const GraphPairDiff& p) {
   json j;
   j["left_source"] = p.left_source;
   j["right_source"] = p.right_source;
@@ -58,8 +60,7 @@ json PairToJson(const GraphPairDiff& p, bool rows) {
   json& op_delta = j["op_delta"] = json::object();
   for (const auto& [op, n] : p.op_delta) AppendNewKey(op_delta, op, n);
   j["pairs"] = json::array();
-  static const std::vector<PairRow> kNoRows;
-  for (const PairRow& row : rows ? p.pairs : kNoRows) {
+  for (const PairRow& row : p.pairs) {
     json r;
     r["left"] = row.left;
     r["right"] = row.right;
@@ -140,7 +141,8 @@ nlohmann::ordered_json FindingToJsonValue(const Finding& f) {
 
 namespace {
 
-json DiffResultValue(const DiffResult& r, bool rows) {
+// `pairs` false leaves the pair list empty, for DiffResultToJson to write.
+json DiffResultValue(const DiffResult& r, bool pairs) {
   json out;
   out["schema_version"] = kReportSchemaVersion;
   json s;
@@ -163,7 +165,9 @@ json DiffResultValue(const DiffResult& r, bool rows) {
   SeverityTotals(r.findings, &s);
   out["summary"] = std::move(s);
   out["pairs"] = json::array();
-  for (const GraphPairDiff& p : r.pairs) out["pairs"].push_back(PairToJson(p, rows));
+  if (pairs) {
+    for (const GraphPairDiff& p : r.pairs) out["pairs"].push_back(PairToJson(p));
+  }
   out["unpaired"] = json::array();
   for (const UnpairedItem& u : r.unpaired) {
     out["unpaired"].push_back(
@@ -258,8 +262,23 @@ void AppendRows(const std::vector<PairRow>& rows, std::string* out) {
   out->append("\n      ]");
 }
 
-bool RowsAreValidUtf8(const DiffResult& r) {
+bool PairsAreValidUtf8(const DiffResult& r) {
+  auto valid = [](const std::vector<std::string>& list) {
+    return std::all_of(list.begin(), list.end(),
+                       [](const std::string& s) { return IsValidUtf8(s); });
+  };
   for (const GraphPairDiff& p : r.pairs) {
+    for (const std::string* s : {&p.left_source, &p.right_source, &p.left_graph,
+                                 &p.right_graph}) {
+      if (!IsValidUtf8(*s)) return false;
+    }
+    for (const auto& [op, n] : p.op_delta) {
+      if (!IsValidUtf8(op)) return false;
+    }
+    if (!valid(p.left_only) || !valid(p.right_only) || !valid(p.left_only_outputs) ||
+        !valid(p.right_only_outputs)) {
+      return false;
+    }
     for (const PairRow& row : p.pairs) {
       for (const std::string* s : {&row.left, &row.right, &row.detail, &row.left_op,
                                    &row.right_op}) {
@@ -270,41 +289,128 @@ bool RowsAreValidUtf8(const DiffResult& r) {
   return true;
 }
 
+// A list of strings as dump(2) writes it as a member of a pair (its items
+// at eight spaces).
+void AppendStringList(const std::vector<std::string>& list, std::string* out) {
+  if (list.empty()) {
+    out->append("[]");
+    return;
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    out->append(i == 0 ? "[\n        " : ",\n        ");
+    AppendJsonString(list[i], out);
+  }
+  out->append("\n      ]");
+}
+
+// One pair as dump(2) writes the object PairToJson makes, as an item of the
+// top-level "pairs" list. A dump of 10^5 small graphs has as many pairs: as
+// a tree of JSON values they were most of its JSON report's time and twice
+// its memory.
+void AppendPair(const GraphPairDiff& p, std::string* out) {
+  auto key = [&](std::string_view name) {
+    out->append("\n      \"").append(name).append("\": ");
+  };
+  auto text = [&](std::string_view name, std::string_view value) {
+    key(name);
+    AppendJsonString(value, out);
+    out->push_back(',');
+  };
+  auto flag = [&](std::string_view name, bool value) {
+    key(name);
+    out->append(value ? "true," : "false,");
+  };
+  out->append("{");
+  text("left_source", p.left_source);
+  text("right_source", p.right_source);
+  text("left_graph", p.left_graph);
+  text("right_graph", p.right_graph);
+  text("how", PairRuleName(p.how));
+  text("kind", GraphKindName(p.kind));
+  flag("identical", p.identical());
+  flag("left_partial", p.left_partial);
+  flag("right_partial", p.right_partial);
+  key("summary");
+  const std::pair<std::string_view, uint64_t> summary[] = {
+      {"left_nodes", p.left_nodes},       {"right_nodes", p.right_nodes},
+      {"matched", p.matched},             {"changed", p.changed},
+      {"left_only", p.left_only.size()},  {"right_only", p.right_only.size()},
+      {"left_inputs", p.left_inputs},     {"right_inputs", p.right_inputs},
+      {"left_outputs", p.left_outputs},   {"right_outputs", p.right_outputs},
+      {"matched_outputs", p.matched_outputs}};
+  auto to = std::back_inserter(*out);
+  for (size_t i = 0; i < std::size(summary); ++i) {
+    fmt::format_to(to, "{}\n        \"{}\": {}", i == 0 ? "{" : ",", summary[i].first,
+                   summary[i].second);
+  }
+  out->append("\n      },");
+  key("op_delta");
+  if (p.op_delta.empty()) {
+    out->append("{}");
+  } else {
+    bool first = true;
+    for (const auto& [op, n] : p.op_delta) {
+      out->append(first ? "{\n        " : ",\n        ");
+      first = false;
+      AppendJsonString(op, out);
+      fmt::format_to(to, ": {}", n);
+    }
+    out->append("\n      }");
+  }
+  out->push_back(',');
+  key("pairs");
+  if (p.pairs.empty()) {
+    out->append("[]");
+  } else {
+    AppendRows(p.pairs, out);
+  }
+  const std::pair<std::string_view, const std::vector<std::string>*> lists[] = {
+      {"left_only", &p.left_only},
+      {"right_only", &p.right_only},
+      {"left_only_outputs", &p.left_only_outputs},
+      {"right_only_outputs", &p.right_only_outputs}};
+  for (const auto& [name, list] : lists) {
+    out->push_back(',');
+    key(name);
+    AppendStringList(*list, out);
+  }
+  out->append("\n    }");
+}
+
 }  // namespace
 
 nlohmann::ordered_json DiffResultToJsonValue(const DiffResult& r) {
-  return DiffResultValue(r, /*rows=*/true);
+  return DiffResultValue(r, /*pairs=*/true);
 }
 
 std::string DiffResultToJson(const DiffResult& r) {
   // Every matched node pair is a row: 10^6 of them were 18 s and 2.8 GB
-  // as a tree of JSON values, for 1 s of text. The rows are written
-  // directly, as dump() would, into the text of the rest; rows that are
-  // not valid UTF-8 take the tree, which escapes them.
-  if (!RowsAreValidUtf8(r)) return DumpJson(DiffResultToJsonValue(r));
-  const std::string rest = DumpJson(DiffResultValue(r, /*rows=*/false));
-  // Each pair's empty row list, in pair order. Keys at this depth sit at
-  // six spaces; a quote inside a string value is escaped, so the marker
-  // cannot be part of one.
-  static constexpr std::string_view kMarker = "\n      \"pairs\": []";
+  // as a tree of JSON values, for 1 s of text. So the pairs, rows and all,
+  // are written directly, as dump() would, into the text of the rest; pairs
+  // with a string that is not valid UTF-8 take the tree, which escapes it.
+  if (!PairsAreValidUtf8(r)) return DumpJson(DiffResultToJsonValue(r));
+  const std::string rest = DumpJson(DiffResultValue(r, /*pairs=*/false));
+  // The top-level key, at two spaces; a quote inside a string value is
+  // escaped, so the marker cannot be part of one.
+  static constexpr std::string_view kMarker = "\n  \"pairs\": []";
+  const size_t marker = rest.find(kMarker);
+  if (marker == std::string::npos) return DumpJson(DiffResultToJsonValue(r));
+  const size_t list_at = marker + kMarker.size() - 2;
   std::string out;
-  size_t bytes = rest.size();
+  size_t bytes = rest.size() + r.pairs.size() * 900;
   for (const GraphPairDiff& p : r.pairs) bytes += p.pairs.size() * 300;
   out.reserve(bytes);
-  size_t at = 0;
-  for (const GraphPairDiff& p : r.pairs) {
-    const size_t marker = rest.find(kMarker, at);
-    if (marker == std::string::npos) return DumpJson(DiffResultToJsonValue(r));
-    const size_t rows_at = marker + kMarker.size() - 2;
-    out.append(rest, at, rows_at - at);
-    if (p.pairs.empty()) {
-      out.append("[]");
-    } else {
-      AppendRows(p.pairs, &out);
+  out.append(rest, 0, list_at);
+  if (r.pairs.empty()) {
+    out.append("[]");
+  } else {
+    for (size_t i = 0; i < r.pairs.size(); ++i) {
+      out.append(i == 0 ? "[\n    " : ",\n    ");
+      AppendPair(r.pairs[i], &out);
     }
-    at = rows_at + 2;
+    out.append("\n  ]");
   }
-  out.append(rest, at, std::string::npos);
+  out.append(rest, list_at + 2, std::string::npos);
   return out;
 }
 
