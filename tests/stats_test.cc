@@ -333,17 +333,18 @@ TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
   EXPECT_EQ(s.dtypes.at("f32"), 2u);
 }
 
-// The JSON writer prints a graph whose strings need no escaping itself, not
+// The JSON writer prints a graph whose strings are valid UTF-8 itself, not
 // through nlohmann: its bytes must be those DumpJson gives the document
-// built with nlohmann, with histograms empty and not, and numbers past 32
-// bits.
-TEST(Stats, PlainJsonIsDumpJsonOfTheDocument) {
+// built with nlohmann, with histograms empty and not, numbers past 32 bits,
+// and strings that need escaping (quotes, backslashes, control characters,
+// DEL) or hold UTF-8.
+TEST(Stats, JsonWrittenDirectlyIsDumpJsonOfTheDocument) {
   StatsReport report;
   nlohmann::ordered_json graphs = nlohmann::ordered_json::array();
   for (int i = 0; i < 3; ++i) {
     GraphStats g;
     g.source = "dir/save " + std::to_string(i) + ".txt";
-    g.name = i == 0 ? "" : "graph " + std::to_string(i);
+    g.name = i == 0 ? "" : i == 1 ? "q\"\\ \x01\x1f\x7f caf\xc3\xa9\n" : "graph 2";
     g.kind = i == 2 ? GraphKind::kFx : GraphKind::kIr;
     g.record_index = 7u * i;
     g.repeat_count = 1 + i;
@@ -354,7 +355,7 @@ TEST(Stats, PlainJsonIsDumpJsonOfTheDocument) {
     g.multi_output_nodes = 1;
     g.parameter_bytes = (uint64_t{1} << 40) + i;
     g.inputs_unknown_size = 5;
-    if (i > 0) g.ops = {{"aten::add", 3}, {"module::layer1.0 ~x", 1u + i}};
+    if (i > 0) g.ops = {{"aten::add", 3}, {"module::layer1.0 ~x", 1u + i}, {"a\"\t\x7f", 9}};
     if (i == 2) g.dtypes = {{"f32", 4}, {"s64", 2}};
     report.graphs.push_back(g);
     // The schema's fields in its order (docs/json-schema.md).

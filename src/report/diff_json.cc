@@ -196,28 +196,18 @@ json DiffResultValue(const DiffResult& r, bool pairs) {
   return out;
 }
 
-// A string as DumpJson writes it: quotes, backslashes and control
-// characters escaped (DEL too, see json_text.cc), the rest as is.
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (char ch : s) {
-    switch (ch) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20 || ch == '\x7f') {
-          out->append(fmt::format("\\u{:04x}", static_cast<unsigned>(ch)));
-        } else {
-          out->push_back(ch);
-        }
-    }
+// A list of strings as dump(2) writes it as the value of a key indented
+// `indent` spaces (its items two more).
+void AppendStringList(const std::vector<std::string>& list, size_t indent, std::string* out) {
+  if (list.empty()) {
+    out->append("[]");
+    return;
   }
-  out->push_back('"');
+  for (size_t i = 0; i < list.size(); ++i) {
+    out->append(i == 0 ? "[\n" : ",\n").append(indent + 2, ' ');
+    AppendJsonString(list[i], out);
+  }
+  out->append("\n").append(indent, ' ').append("]");
 }
 
 // One pair's rows, as dump(2) writes the array of objects PairToJson makes
@@ -226,9 +216,7 @@ void AppendRows(const std::vector<PairRow>& rows, std::string* out) {
   out->append("[");
   bool first = true;
   // `"name": ` on a line of its own; the value follows, then `,` unless last.
-  auto key = [&](std::string_view name) {
-    out->append("\n          \"").append(name).append("\": ");
-  };
+  auto key = [&](std::string_view name) { AppendJsonKey(name, 10, out); };
   auto member = [&](std::string_view name, std::string_view value, bool last = false) {
     key(name);
     AppendJsonString(value, out);
@@ -241,17 +229,7 @@ void AppendRows(const std::vector<PairRow>& rows, std::string* out) {
     member("right", row.right);
     member("verdict", row.reasons == 0 ? "unchanged" : "changed");
     key("reasons");
-    const std::vector<std::string> reasons = ChangeReasonNames(row.reasons);
-    if (reasons.empty()) {
-      out->append("[]");
-    } else {
-      out->append("[");
-      for (size_t i = 0; i < reasons.size(); ++i) {
-        out->append(i == 0 ? "\n            " : ",\n            ");
-        AppendJsonString(reasons[i], out);
-      }
-      out->append("\n          ]");
-    }
+    AppendStringList(ChangeReasonNames(row.reasons), 10, out);
     out->push_back(',');
     member("matcher", MatcherName(row.matcher));
     member("detail", row.detail);
@@ -289,28 +267,12 @@ bool PairsAreValidUtf8(const DiffResult& r) {
   return true;
 }
 
-// A list of strings as dump(2) writes it as a member of a pair (its items
-// at eight spaces).
-void AppendStringList(const std::vector<std::string>& list, std::string* out) {
-  if (list.empty()) {
-    out->append("[]");
-    return;
-  }
-  for (size_t i = 0; i < list.size(); ++i) {
-    out->append(i == 0 ? "[\n        " : ",\n        ");
-    AppendJsonString(list[i], out);
-  }
-  out->append("\n      ]");
-}
-
 // One pair as dump(2) writes the object PairToJson makes, as an item of the
 // top-level "pairs" list. A dump of 10^5 small graphs has as many pairs: as
 // a tree of JSON values they were most of its JSON report's time and twice
 // its memory.
 void AppendPair(const GraphPairDiff& p, std::string* out) {
-  auto key = [&](std::string_view name) {
-    out->append("\n      \"").append(name).append("\": ");
-  };
+  auto key = [&](std::string_view name) { AppendJsonKey(name, 6, out); };
   auto text = [&](std::string_view name, std::string_view value) {
     key(name);
     AppendJsonString(value, out);
@@ -372,7 +334,7 @@ void AppendPair(const GraphPairDiff& p, std::string* out) {
   for (const auto& [name, list] : lists) {
     out->push_back(',');
     key(name);
-    AppendStringList(*list, out);
+    AppendStringList(*list, 6, out);
   }
   out->append("\n    }");
 }

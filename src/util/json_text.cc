@@ -177,6 +177,34 @@ std::string Snippet(const J& value) {
 
 }  // namespace
 
+void AppendJsonKey(std::string_view name, size_t indent, std::string* out) {
+  out->push_back('\n');
+  out->append(indent, ' ').append("\"").append(name).append("\": ");
+}
+
+// DumpJson's escapes, DEL's included (see EscapeJsonDel).
+void AppendJsonString(std::string_view s, std::string* out) {
+  out->push_back('"');
+  for (char ch : s) {
+    switch (ch) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == '\x7f') {
+          out->append(fmt::format("\\u{:04x}", static_cast<unsigned>(ch)));
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
 // Outside strings a JSON printer writes no DEL, and in UTF-8 it is never
 // part of a longer sequence: each one is a string's, and `\u007f` spells it.
 void EscapeJsonDel(std::string* text) {

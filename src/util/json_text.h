@@ -34,6 +34,15 @@ inline constexpr size_t kMaxJsonDepth = 64;
 // JSON itself calls it.
 void EscapeJsonDel(std::string* text);
 
+// A string that is valid UTF-8 (IsValidUtf8), quoted as DumpJson prints it:
+// quotes, backslashes and control characters escaped (DEL too), the rest as
+// is. For writers that print JSON themselves.
+void AppendJsonString(std::string_view s, std::string* out);
+
+// `"name": ` on a new line indented `indent` spaces, as dump(2) starts an
+// object's member; the value follows. `name` needs no escaping.
+void AppendJsonKey(std::string_view name, size_t indent, std::string* out);
+
 // Pretty-printed (indent 2) with a trailing newline; always valid UTF-8,
 // never a raw DEL.
 std::string DumpJson(const nlohmann::ordered_json& value);
