@@ -82,8 +82,9 @@ TEST(CliStats, ParseErrorIsPositionedWithCaretAndExit2) {
 TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
   const std::string dir = ::testing::TempDir() + "/stats_in_pieces";
   std::filesystem::create_directories(dir);
+  // Over two pieces of 4 MiB: `stats` takes its graphs a piece at a time.
   std::string fx;
-  for (int i = 0; i < 12000; ++i) {
+  for (int i = 0; i < 50000; ++i) {
     fx += fmt::format(
         "class Graph{0}(torch.nn.Module):\n"
         "    def forward(self, x_{0}, w):\n"
@@ -99,17 +100,22 @@ TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
   ASSERT_TRUE(dump.ok()) << dump.status();
   StatsReport whole;
   cli::AddStats(*dump, dir, &whole);
-  ASSERT_EQ(whole.graphs.size(), 12000u);
+  ASSERT_GT(fx.size(), size_t{9} << 20);
+  ASSERT_EQ(whole.graphs.size(), 50000u);
   ASSERT_EQ(whole.metrics.size(), 1u);
   ASSERT_EQ(whole.skipped.size(), 1u);
   const std::string expected = RenderStatsText(whole);
   ASSERT_GT(expected.size(), size_t{2} << 20);
 
-  testing::CliResult r = RunCli({"stats", "--jobs", "1", dir});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(r.out == expected) << "the report differs at byte "
-                                 << std::mismatch(r.out.begin(), r.out.end(), expected.begin(),
-                                                  expected.end()).first - r.out.begin();
+  for (const char* jobs : {"1", "2", "3"}) {
+    testing::CliResult r = RunCli({"stats", "--jobs", jobs, dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.out == expected) << jobs << " jobs: the report differs at byte "
+                                   << std::mismatch(r.out.begin(), r.out.end(),
+                                                    expected.begin(), expected.end()).first -
+                                          r.out.begin();
+  }
+  testing::CliResult r;
   r = RunCli({"stats", "--format", "json", dir});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out == StatsToJson(whole));

@@ -3,11 +3,14 @@
 // LoadDump on files and directories: classification, skips, errors, order,
 // limits, symbolic links.
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "graphdiff/dump.h"
+#include "graphdiff/gate.h"
 #include "gtest/gtest.h"
 #include "load_test_helpers.h"
 
@@ -182,6 +185,81 @@ TEST(LoadDump, SymbolicLinksStayInsideTheDump) {
   EXPECT_EQ(dump->skipped[2].first, "loop");
   EXPECT_EQ(dump->skipped[3].first, "outside_link.txt");
   EXPECT_THAT(dump->skipped[3].second, HasSubstr("out of the dump"));
+}
+
+// A file's graphs as a report could show them, in order.
+std::string Describe(const std::vector<Graph>& graphs) {
+  std::string out;
+  for (const Graph& g : graphs) {
+    const GraphSource& s = g.source;
+    out += g.name + " | " + s.file + " " + std::to_string(s.first_line) + "-" +
+           std::to_string(s.last_line) + " #" + std::to_string(s.record_index) + " x" +
+           std::to_string(s.repeat_count) + " " + s.graph_hash + "\n" + EncodeGraph(g) + "\n";
+  }
+  return out;
+}
+
+TEST(LoadDump, TakenGraphsAreTheDumpsGraphs) {
+  // A save file and an FX dump large enough to be handed out a few pieces
+  // at a time, beside small files; on any number of threads, what
+  // take_graphs is handed for each file is what the Dump holds without it.
+  ScratchDir dir;
+  std::string save, fx;
+  for (const char* name : {"generated/mlp/ltc_save.txt", "generated/resnet18/ltc_save.txt",
+                           "generated/multi_output/ltc_save.txt"}) {
+    save += ReadTestFile(std::string(GRAPHDIFF_TESTDATA_DIR) + "/" + name);
+  }
+  const std::string forward =
+      ReadTestFile(std::string(GRAPHDIFF_TESTDATA_DIR) + "/generated/resnet18/fx_aot_forward.txt");
+  // Over five pieces of 4 MiB: two waves on two threads.
+  while (fx.size() < (21u << 20)) fx += forward + "\n";
+  std::string saves;
+  while (saves.size() < (21u << 20)) saves += save;
+  WriteTestFile(dir.Join("big/save.txt"), saves);
+  WriteTestFile(dir.Join("big/fx.txt"), fx);
+  WriteTestFile(dir.Join("ir.txt"), ReadTestFile(ResnetDir("openxla") + "/ir.txt"));
+  WriteTestFile(dir.Join("metrics.txt"), "Counter: xla::clone\n  Value: 3\n");
+  absl::StatusOr<Dump> held = LoadDump(dir.path());
+  ASSERT_TRUE(held.ok()) << held.status();
+  std::map<std::string, std::string> expected;
+  for (const DumpFile& f : held->files) expected[f.source] = Describe(f.graphs);
+  for (unsigned threads : {1u, 2u}) {
+    SCOPED_TRACE(threads);
+    std::mutex mu;
+    std::map<std::string, std::vector<Graph>> taken;
+    std::map<std::string, size_t> takes;
+    std::map<std::string, bool> ended;
+    LoadOptions options;
+    options.threads = threads;
+    options.take_graphs = [&](const TakenGraphs& t) {
+      std::lock_guard<std::mutex> lock(mu);
+      const std::string source(t.source);
+      EXPECT_FALSE(ended[source]) << source << ": a call after the last";
+      ended[source] = t.last;
+      std::vector<Graph>& into = taken[source];
+      if (t.restart) {
+        into.clear();
+        return;
+      }
+      EXPECT_EQ(dir.Join(std::string(t.path)), source);
+      if (!t.graphs->empty()) ++takes[source];
+      for (Graph& g : *t.graphs) into.push_back(std::move(g));
+    };
+    absl::StatusOr<Dump> dump = LoadDump(dir.path(), options);
+    ASSERT_TRUE(dump.ok()) << dump.status();
+    EXPECT_EQ(Paths(*dump), Paths(*held));
+    std::map<std::string, std::string> got;
+    for (const DumpFile& f : dump->files) {
+      EXPECT_TRUE(f.graphs.empty()) << f.path;
+      EXPECT_TRUE(ended[f.source]) << f.path << ": no last call";
+      got[f.source] = Describe(taken[f.source]);
+    }
+    EXPECT_TRUE(got == expected);
+    EXPECT_EQ(dump->files.back().metrics.size(), 1u);  // metrics stay in the dump
+    // The big files went out in several takes.
+    EXPECT_GE(takes[dir.Join("big/save.txt")], 2u);
+    EXPECT_GE(takes[dir.Join("big/fx.txt")], 2u);
+  }
 }
 
 TEST(LoadDump, FromMemoryParsesLikeADirectory) {

@@ -11,6 +11,7 @@
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
 #include "parse/parse_parallel.h"
+#include "testing/streamed_parse.h"
 #include "testing/task_runners.h"
 #include "testing/testdata.h"
 
@@ -46,6 +47,19 @@ void ExpectSameForEveryCut(const std::string& text, const ParseOptions& options 
     std::string cut = Describe(
         ParseSaveFileParallel(text, "s.txt", options, &warnings, ReverseRunner(pieces)), warnings);
     ASSERT_EQ(cut, whole) << pieces << " pieces";
+    // Streamed (`graphdiff stats`): pieces handed out a wave at a time.
+    for (size_t wave : {1, 2, 5}) {
+      testing::StreamedGraphs taken;
+      std::vector<Diagnostic> streamed_warnings;
+      absl::StatusOr<std::vector<Graph>> rest =
+          ParseSaveFileStreamed(text, "s.txt", options, &streamed_warnings,
+                                testing::StreamRunner(text, pieces, wave), taken.stream);
+      absl::StatusOr<std::vector<Graph>> all =
+          rest.ok() ? absl::StatusOr<std::vector<Graph>>(taken.With(*std::move(rest)))
+                    : rest.status();
+      ASSERT_EQ(Describe(all, streamed_warnings), whole)
+          << pieces << " pieces streamed, " << wave << " a wave";
+    }
   }
 }
 
@@ -157,6 +171,64 @@ TEST(ParseParallelTest, ErrorsAndLimitsAreTheWholeFileOnes) {
   std::string many;
   for (int i = 0; i < 4; ++i) many += record;
   ExpectSameForEveryCut(many, options);
+}
+
+// Distinct records one after another: the testdata save files.
+std::string ManyRecords() {
+  std::string text;
+  for (const char* name : {"generated/mlp/ltc_save.txt", "generated/resnet18/ltc_save.txt",
+                           "generated/multi_output/ltc_save.txt",
+                           "generated/transformer_block/ltc_save.txt"}) {
+    text += Read(name);
+  }
+  return text;
+}
+
+TEST(ParseParallelTest, AStreamedParseHandsOutAWaveAtATime) {
+  const std::string text = ManyRecords();
+  ASSERT_GE(SaveFileCuts(text, 6).size(), 6u);
+  std::vector<Diagnostic> warnings;
+  absl::StatusOr<std::vector<Graph>> whole = ParseSaveFile(text, "s.txt", {}, &warnings);
+  ASSERT_TRUE(whole.ok());
+  testing::StreamedGraphs taken;
+  absl::StatusOr<std::vector<Graph>> rest = ParseSaveFileStreamed(
+      text, "s.txt", {}, &warnings, testing::StreamRunner(text, 6, 2), taken.stream);
+  ASSERT_TRUE(rest.ok());
+  EXPECT_TRUE(rest->empty());  // every graph went to the stream
+  EXPECT_EQ(taken.restarts, 0u);
+  EXPECT_EQ(taken.batches, 3u);  // six pieces, two a wave
+  EXPECT_EQ(taken.graphs.size(), whole->size());
+}
+
+TEST(ParseParallelTest, AStreamThatCannotGoOnStartsAgain) {
+  // A record header with no body before a `Graph Hash:` line: the
+  // whole-file parse gives the hash to the record before, which a piece
+  // starting at that header cannot reach. Where a cut falls there after
+  // earlier waves were handed out, the stream is told to drop them and the
+  // text is parsed whole.
+  const std::string records = ManyRecords();
+  const size_t middle = records.find("[ScheduleSyncTensorsGraph]", records.size() / 2);
+  ASSERT_NE(middle, std::string::npos);
+  const std::string text = records.substr(0, middle) +
+                           "[ScheduleSyncTensorsGraph]\nGraph Hash: 0123abcd\n\n" +
+                           records.substr(middle);
+  std::vector<Diagnostic> whole_warnings;
+  const std::string whole =
+      Describe(ParseSaveFile(text, "s.txt", {}, &whole_warnings), whole_warnings);
+  size_t restarts = 0;
+  for (size_t pieces = 2; pieces <= 16; ++pieces) {
+    testing::StreamedGraphs taken;
+    std::vector<Diagnostic> warnings;
+    absl::StatusOr<std::vector<Graph>> rest = ParseSaveFileStreamed(
+        text, "s.txt", {}, &warnings, testing::StreamRunner(text, pieces, 1), taken.stream);
+    ASSERT_TRUE(rest.ok());
+    if (taken.restarts > 0) {
+      ++restarts;
+      EXPECT_TRUE(taken.graphs.empty());
+    }
+    ASSERT_EQ(Describe(taken.With(*std::move(rest)), warnings), whole) << pieces << " pieces";
+  }
+  EXPECT_GT(restarts, 0u);
 }
 
 TEST(ParseParallelTest, ParseTextParallelOnThreads) {

@@ -13,6 +13,7 @@
 #include "parse/fx_unwrap.h"
 #include "parse/parse_parallel.h"
 #include "testing/model_text.h"
+#include "testing/streamed_parse.h"
 #include "testing/task_runners.h"
 #include "testing/testdata.h"
 
@@ -31,6 +32,13 @@ void ExpectSameForEveryCut(const std::string& text, const ParseOptions& options 
   for (size_t pieces = 2; pieces <= 24; ++pieces) {
     ASSERT_EQ(Describe(ParseTextParallel(text, "d.txt", options, ReverseRunner(pieces))), whole)
         << pieces << " pieces";
+    // Streamed (`graphdiff stats`): pieces handed out a wave at a time.
+    for (size_t wave : {1, 3}) {
+      ASSERT_EQ(Describe(testing::ParseDetectedStreamed(
+                    text, "d.txt", options, testing::StreamRunner(text, pieces, wave))),
+                whole)
+          << pieces << " pieces streamed, " << wave << " a wave";
+    }
   }
 }
 
@@ -222,6 +230,41 @@ TEST(TextParallelTest, ErrorsLimitsAndOpenStateAreTheWholeTextOnes) {
   options.max_graphs = 2;
   ExpectSameForEveryCut(fx_graph + fx_graph + fx_graph + fx_graph, options);
   ExpectSameForEveryCut(hlo_module + hlo_module + hlo_module, options);
+}
+
+TEST(TextParallelTest, AStreamedFxParseHandsOutAWaveAtATime) {
+  const std::string text = Concatenate(kFxFiles);
+  size_t batches = 0, restarts = 0;
+  absl::StatusOr<ParsedText> streamed = testing::ParseDetectedStreamed(
+      text, "d.txt", {}, testing::StreamRunner(text, 8, 2), &batches, &restarts);
+  ASSERT_EQ(Describe(streamed), Describe(ParseText(text, "d.txt")));
+  EXPECT_EQ(restarts, 0u);
+  EXPECT_GE(batches, 3u);
+}
+
+TEST(TextParallelTest, AStreamedFxParseOfRankTaggedLinesStartsAgain) {
+  // Tags on nearly every line are known only once the parse has read them
+  // all: the graphs handed out, read with the tags, are dropped, and the
+  // text is read again without them. The `def` lines are left untagged, so
+  // that the text can be cut there.
+  std::string text;
+  for (int i = 0; i < 3; ++i) {
+    const std::string graph = Read("generated/resnet18/fx_aot_forward.txt");
+    size_t start = 0;
+    while (start < graph.size()) {
+      const size_t end = std::min(graph.find('\n', start), graph.size());
+      const std::string line = graph.substr(start, end - start);
+      text += (line.rfind("def ", 0) == 0 ? "" : "[1] ") + line + "\n";
+      start = end + 1;
+    }
+  }
+  size_t batches = 0, restarts = 0;
+  absl::StatusOr<ParsedText> streamed = testing::ParseDetectedStreamed(
+      text, "d.txt", {}, testing::StreamRunner(text, 6, 1), &batches, &restarts);
+  ASSERT_EQ(Describe(streamed), Describe(ParseText(text, "d.txt")));
+  ASSERT_TRUE(streamed.ok());
+  EXPECT_EQ(streamed->graphs.size(), 3u);
+  EXPECT_EQ(restarts, 1u);
 }
 
 TEST(TextParallelTest, ParseTextParallelOnThreads) {

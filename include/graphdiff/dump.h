@@ -80,6 +80,22 @@ struct LoadProgress {
   uint64_t bytes_read = 0;  // bytes read from disk, plus bytes decompressed
 };
 
+// Graphs a load hands out as it parses them (LoadOptions::take_graphs).
+struct TakenGraphs {
+  std::string_view path;    // DumpFile::path of the file they belong to
+  std::string_view source;  // DumpFile::source
+  // The file's next graphs, in order, as DumpFile::graphs would hold them;
+  // the callee may move from them. Null when `restart` is set.
+  std::vector<Graph>* graphs = nullptr;
+  // The file's graphs handed out so far are void: a piece of a large file
+  // could not be parsed alone, and its graphs come again from the first.
+  bool restart = false;
+  // The file's last call: its graphs (maybe none, when all went out in
+  // pieces before) end with these. A file handed out in one call has only
+  // this one.
+  bool last = false;
+};
+
 // Limits and behaviour of loading. Defaults suit real dumps; docs/hardening.md
 // lists every limit with the command-line option that raises it. A limit
 // that trips is a ResourceExhausted error naming it.
@@ -101,6 +117,15 @@ struct LoadOptions {
   // archive, and once at the end (kDone). Called from the loading threads,
   // never two calls at once; it should return quickly. Default: none.
   std::function<void(const LoadProgress&)> progress;
+  // When set, every file's graphs go here as they are parsed instead of
+  // into DumpFile::graphs, which stays empty: for a caller that reads each
+  // graph once. A large save file or FX dump then hands them out a few
+  // pieces (of about 4 MiB of text each) at a time, so the load holds those
+  // graphs rather than the whole file's. Called from the loading threads:
+  // for one file in order, one call at a time; for different files in any
+  // order, possibly at once. A load that fails may have handed out graphs.
+  // Default: none (the Dump holds every graph).
+  std::function<void(const TakenGraphs&)> take_graphs;
 };
 
 // Loads a path. Errors: the path does not exist or cannot be read, an archive

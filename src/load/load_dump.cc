@@ -148,19 +148,39 @@ class Loader {
     }
     Report(LoadPhase::kParsing, [](LoadProgress&) {});
     // A large save file is cut into pieces parsed on the pool, beside the
-    // other files; pieces wait for a free thread like any file.
+    // other files; pieces wait for a free thread like any file. Graphs
+    // handed out (take_graphs) are parsed in pieces on one thread too.
+    const bool take = static_cast<bool>(options_.take_graphs);
     TaskRunner runner;
-    runner.pieces = 2 * pool_.threads();
+    runner.pieces = pool_.threads() > 1 ? 2 * pool_.threads() : 1;
     runner.run = [this](size_t n, const std::function<void(size_t)>& task) {
       pool_.RunGroup(n, task);
     };
-    absl::StatusOr<ParsedText> parsed = ParseDetected(
-        text, detection, item.source, options_.parse, pool_.threads() > 1 ? &runner : nullptr);
+    GraphStream stream;
+    if (take) {
+      stream.take = [&](std::vector<Graph>& graphs) {
+        const size_t n = graphs.size();
+        options_.take_graphs(TakenGraphs{item.rel, item.source, &graphs, false, false});
+        Report(LoadPhase::kParsing, [&](LoadProgress& p) { p.graphs += n; });
+      };
+      stream.restart = [&] {
+        options_.take_graphs(TakenGraphs{item.rel, item.source, nullptr, true, false});
+      };
+    }
+    absl::StatusOr<ParsedText> parsed =
+        ParseDetected(text, detection, item.source, options_.parse,
+                      pool_.threads() > 1 || take ? &runner : nullptr, take ? &stream : nullptr);
     if (!parsed.ok()) return Fail(item.source, parsed.status());
     Report(LoadPhase::kParsing, [&](LoadProgress& p) {
       ++p.files_done;
+      // Graphs handed out were counted as they went; a restart's were not
+      // taken back.
       p.graphs += parsed->graphs.size();
     });
+    if (take) {
+      options_.take_graphs(TakenGraphs{item.rel, item.source, &parsed->graphs, false, true});
+      parsed->graphs.clear();
+    }
     DumpFile file;
     file.path = item.rel;
     file.source = item.source;

@@ -49,11 +49,16 @@ bool HasFxForward(std::string_view text) {
 // FX graph dynamo hands over, then the IR it runs as) yields both: dropping
 // the FX graph would hide half of what the log says. Graphs are ordered by
 // position and renumbered so each has its own record index.
-void AddFxGraphs(std::string_view text, const Detection& detection, std::string_view source,
+// Whether an IR log holds an FX graph for AddFxGraphs to read. Detection
+// read the same lines when it read the whole text; its head of a longer
+// text may differ from this one (log prefixes stripped first).
+bool HoldsFxGraph(std::string_view text, const Detection& detection) {
+  return detection.whole ? detection.fx_forward : HasFxForward(text);
+}
+
+void AddFxGraphs(std::string_view text, bool holds_fx, std::string_view source,
                  const ParseOptions& options, ParsedText* out) {
-  // Detection read the same lines when it read the whole text; its head of a
-  // longer text may differ from this one (log prefixes stripped first).
-  if (detection.whole ? !detection.fx_forward : !HasFxForward(text)) return;
+  if (!holds_fx) return;
   absl::StatusOr<std::vector<Graph>> fx = ParseFxCode(text, source, options, &out->warnings);
   if (!fx.ok()) {
     AddWarning(&out->warnings, options.max_warnings, source, 1, 1,
@@ -171,24 +176,29 @@ absl::StatusOr<std::vector<Graph>> ParseFxInPlace(std::string_view text,
                                                   std::string_view source,
                                                   const ParseOptions& options,
                                                   std::vector<Diagnostic>* w,
-                                                  const TaskRunner* runner) {
+                                                  const TaskRunner* runner,
+                                                  const GraphStream* stream) {
   const std::vector<Diagnostic> before = *w;
   FxLineTally tally;
-  absl::StatusOr<std::vector<Graph>> gs =
-      runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner, &tally)
-                        : ParseFxCodeCounted(text, source, options, w, &tally);
+  auto parse = [&](std::string_view t, FxLineTally* counted) {
+    if (runner == nullptr) return ParseFxCodeCounted(t, source, options, w, counted);
+    if (stream == nullptr) return ParseFxCodeParallel(t, source, options, w, *runner, counted);
+    return ParseFxCodeStreamed(t, source, options, w, *runner, counted, *stream);
+  };
+  absl::StatusOr<std::vector<Graph>> gs = parse(text, &tally);
   // An error may come before the last line was counted: the survey decides.
   const bool rank_tags = gs.ok() ? tally.logged == 0 && tally.rank_tags.NearlyAll()
                                  : SurveyLogPrefixes(text, runner).rank_tags;
   if (rank_tags) {
+    // A streamed parse's graphs were taken: an FX dump has at least one.
+    if (stream != nullptr && gs.ok() && gs->empty()) stream->restart();
     if (gs.ok()) std::vector<Graph>().swap(*gs);  // not held while the copy is read
     *w = before;
     std::string storage;
     size_t tagged = 0;
     text = StripLogPrefixes(text, &storage, &tagged);
     AddLogPrefixWarning(w, options.max_warnings, source, tagged);
-    return runner != nullptr ? ParseFxCodeParallel(text, source, options, w, *runner)
-                             : ParseFxCode(text, source, options, w);
+    return parse(text, nullptr);
   }
   if (gs.ok() && tally.logged > 0) {
     std::vector<Diagnostic> parsed = std::move(*w);
@@ -205,7 +215,8 @@ absl::StatusOr<std::vector<Graph>> ParseFxInPlace(std::string_view text,
 // when it is given.
 absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection& detection,
                                          std::string_view source, const ParseOptions& options,
-                                         const TaskRunner* runner) {
+                                         const TaskRunner* runner, const GraphStream* stream) {
+  if (runner == nullptr) stream = nullptr;
   ParsedText out;
   out.format = detection.format;
   std::vector<Diagnostic>* w = &out.warnings;
@@ -227,20 +238,26 @@ absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection&
       absl::StatusOr<Graph> g = ParseIrText(text, source, options, w);
       if (!g.ok()) return g.status();
       out.graphs.push_back(*std::move(g));
-      AddFxGraphs(text, detection, source, options, &out);
+      AddFxGraphs(text, HoldsFxGraph(text, detection), source, options, &out);
       break;
     }
     case DumpFormat::kSaveFile: {
+      // The FX graphs of a log go among its records, in line order: such a
+      // text's graphs cannot be handed out before all are read.
+      const bool holds_fx = HoldsFxGraph(text, detection);
+      if (holds_fx) stream = nullptr;
       absl::StatusOr<std::vector<Graph>> gs =
-          runner != nullptr ? ParseSaveFileParallel(text, source, options, w, *runner)
-                            : ParseSaveFile(text, source, options, w);
+          runner == nullptr   ? ParseSaveFile(text, source, options, w)
+          : stream == nullptr ? ParseSaveFileParallel(text, source, options, w, *runner)
+                              : ParseSaveFileStreamed(text, source, options, w, *runner, *stream);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
-      AddFxGraphs(text, detection, source, options, &out);
+      AddFxGraphs(text, holds_fx, source, options, &out);
       break;
     }
     case DumpFormat::kFxCode: {
-      absl::StatusOr<std::vector<Graph>> gs = ParseFxInPlace(text, source, options, w, runner);
+      absl::StatusOr<std::vector<Graph>> gs =
+          ParseFxInPlace(text, source, options, w, runner, stream);
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);
       break;

@@ -44,6 +44,36 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner);
 
+// Where a parse hands out its graphs a stretch of the text at a time, for a
+// caller that reads each graph once (`graphdiff stats`): it then holds the
+// graphs of a few pieces, not of the whole file. Graphs built and dropped
+// reuse their memory; a save file of small records held twice its size in
+// graphs, and taking that much fresh memory from the kernel was a quarter
+// of reading it.
+struct GraphStream {
+  // The next graphs of the text, final (numbered, folded, named), in order;
+  // the callee may move from them.
+  std::function<void(std::vector<Graph>& graphs)> take;
+  // What was taken so far is void: a piece could not stand alone, and the
+  // text is parsed again, in one piece, from its start.
+  std::function<void()> restart;
+};
+
+// ParseSaveFileParallel and ParseFxCodeParallel, handing the graphs to
+// `stream` a wave of pieces (runner.pieces of them, each of about
+// runner.min_piece_bytes) at a time. Either every graph went to the stream
+// and the list returned is empty, or (a text of under two pieces, a piece
+// that could not stand alone, an error) the text was parsed as the
+// unstreamed parse parses it, restart() was called if anything had been
+// taken, and the list holds every graph. Warnings and errors are the
+// unstreamed parse's.
+absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
+                                                         std::string_view source,
+                                                         const ParseOptions& options,
+                                                         std::vector<Diagnostic>* warnings,
+                                                         const TaskRunner& runner,
+                                                         const GraphStream& stream);
+
 // Offsets of at most `pieces` - 1 lines, near equal steps through `text`,
 // where `is_cut(line, last non-blank line before it)` holds (lines without
 // their line break); sorted, the first is 0.
@@ -77,6 +107,12 @@ struct TextPieces {
 // runner.min_piece_bytes, counting lines on the runner's threads.
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
                    CutLine is_cut);
+// The same into at most `pieces` pieces.
+TextPieces CutTextInto(std::string_view text, size_t pieces, const ParseOptions& options,
+                       const TaskRunner& runner, CutLine is_cut);
+// How many pieces a streamed parse cuts `text` into: pieces of about
+// runner.min_piece_bytes; under 2, the text is not streamed.
+size_t StreamPieceCount(std::string_view text, const TaskRunner& runner);
 
 // Offsets where an FX dump may be cut into at most `pieces` pieces: a line
 // the parse reads at column 0 once its log prefix is off (`def forward(`,
@@ -95,6 +131,13 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::vector<Diagnostic>* warnings,
                                                        const TaskRunner& runner,
                                                        FxLineTally* tally = nullptr);
+absl::StatusOr<std::vector<Graph>> ParseFxCodeStreamed(std::string_view text,
+                                                       std::string_view source,
+                                                       const ParseOptions& options,
+                                                       std::vector<Diagnostic>* warnings,
+                                                       const TaskRunner& runner,
+                                                       FxLineTally* tally,
+                                                       const GraphStream& stream);
 absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
                                                         std::string_view source,
                                                         const ParseOptions& options,
@@ -120,10 +163,13 @@ struct Detection {
 Detection Detect(std::string_view text);
 
 // ParseText / ParseTextParallel (runner may be null) of a text already
-// detected by Detect(text).
+// detected by Detect(text). With a stream (and a runner), a save file's or
+// an FX dump's graphs may go to it (ParseSaveFileStreamed) instead of into
+// the result; the graphs left in the result come after them.
 absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection& detection,
                                          std::string_view source, const ParseOptions& options,
-                                         const TaskRunner* runner);
+                                         const TaskRunner* runner,
+                                         const GraphStream* stream = nullptr);
 
 }  // namespace graphdiff
 

@@ -176,6 +176,8 @@ class SaveFileParser {
   // the text before `begin` or after `end` makes it fail, and the caller
   // parses the whole file in one piece instead.
   absl::Status RunPiece(size_t begin, size_t end, uint32_t first_line, bool last);
+  // The first piece's graph list is sized for its piece, not for the file.
+  void SizeForPieceOnly() { piece_span_only_ = true; }
 
   // What the records of a piece need from each other when pieces are joined.
   std::vector<Graph>& graphs() { return graphs_; }
@@ -276,6 +278,7 @@ class SaveFileParser {
   bool after_cut_ = false;  // a piece other than the first
   bool last_piece_ = true;
   bool reset_seen_ = false;
+  bool piece_span_only_ = false;
   size_t first_size_ = 0;
   RecordHeader first_header_;
   std::string_view first_body_;
@@ -475,7 +478,7 @@ absl::Status SaveFileParser::RunPiece(size_t begin, size_t end, uint32_t first_l
   piece_ = true;
   after_cut_ = begin > 0;
   last_piece_ = last;
-  span_ = begin == 0 ? text_.size() : end - begin;
+  span_ = begin == 0 && !piece_span_only_ ? text_.size() : end - begin;
   text_ = text_.substr(0, end);
   Seek(begin, first_line);
   return Loop();
@@ -559,71 +562,178 @@ bool SameRecord(const RecordHeader& a, std::string_view a_body, const RecordHead
   return a_body == b_body && a.frames == b.frames && a.graph_name == b.graph_name;
 }
 
-// Joins parsed pieces as one parser going through the whole text would have
-// left them; false when a piece's warnings cannot be placed exactly.
-// `piece_limit` is the warning limit the pieces were parsed under.
-bool JoinPieces(std::vector<SaveFileParser>& pieces, const ParseOptions& options,
-                size_t piece_limit, std::vector<Graph>* graphs,
-                std::vector<Diagnostic>* warnings,
-                const std::vector<std::vector<Diagnostic>>& piece_warnings) {
-  // The last record so far: its header, body and first graph.
-  bool have = false;
-  const RecordHeader* header = nullptr;
-  std::string_view body;
-  size_t begin = 0;
+// Joins parsed pieces, in order and a wave of them at a time, as one
+// parser going through the whole text would have left them.
+class PieceJoiner {
+ public:
+  // `piece_limit` is the warning limit the pieces were parsed under;
+  // `warnings`, when not null, the list the pieces' warnings join.
+  PieceJoiner(const ParseOptions& options, size_t piece_limit, std::vector<Diagnostic>* warnings)
+      : options_(options), piece_limit_(piece_limit), warnings_(warnings) {}
+
+  // Joins the next pieces onto those before; false when a piece's warnings
+  // cannot be placed exactly.
+  bool Add(std::vector<SaveFileParser>& pieces,
+           const std::vector<std::vector<Diagnostic>>& piece_warnings);
+
+  // The joined graphs no later piece can change, numbered and named: all of
+  // them when `all`, else all but the last record's, into which the next
+  // piece's first record may fold.
+  std::vector<Graph> Take(bool all);
+
+  size_t joined() const { return taken_ + graphs_.size(); }
+
+ private:
+  const ParseOptions& options_;
+  const size_t piece_limit_;
+  std::vector<Diagnostic>* warnings_;
+  std::vector<Graph> graphs_;  // joined, not taken yet
+  size_t taken_ = 0;
+  // The last record so far: its header, body and first graph in graphs_.
+  bool have_ = false;
+  RecordHeader header_;
+  std::string_view body_;
+  size_t begin_ = 0;
+};
+
+bool PieceJoiner::Add(std::vector<SaveFileParser>& pieces,
+                      const std::vector<std::vector<Diagnostic>>& piece_warnings) {
   for (size_t p = 0; p < pieces.size(); ++p) {
     SaveFileParser& piece = pieces[p];
     std::vector<Graph>& local = piece.graphs();
     size_t skip = 0;
     size_t unsaid_begin = 0, unsaid_end = 0;  // warnings of a record not parsed
-    if (have && piece.first_record_size() > 0 &&
-        SameRecord(*header, body, piece.first_header(), piece.first_body())) {
+    if (have_ && piece.first_record_size() > 0 &&
+        SameRecord(header_, body_, piece.first_header(), piece.first_body())) {
       unsaid_begin = piece.first_warnings_begin();
       unsaid_end = piece.first_warnings_end();
       // A full list may have folded them into its tally: they cannot be
       // taken out again.
-      if (unsaid_end > unsaid_begin && unsaid_end >= piece_limit) return false;
+      if (unsaid_end > unsaid_begin && unsaid_end >= piece_limit_) return false;
       // The piece's first record repeats the last one before the cut: a
       // cache hit that the whole-file parse counts instead of keeping.
       skip = piece.first_record_size();
-      for (size_t i = 0; i < skip && begin + i < graphs->size(); ++i) {
-        GraphSource& into = (*graphs)[begin + i].source;
+      for (size_t i = 0; i < skip && begin_ + i < graphs_.size(); ++i) {
+        GraphSource& into = graphs_[begin_ + i].source;
         into.repeat_count += local[i].source.repeat_count;
         if (into.graph_hash.empty()) into.graph_hash = local[i].source.graph_hash;
       }
     }
-    size_t offset = graphs->size();
+    size_t offset = graphs_.size();
     if (offset == 0 && skip == 0) {
       // The first piece's list was sized for the whole file (ReserveGraphs):
       // the others go on after its graphs, not into a new list. Grown a
       // graph at a time instead, the list moved every graph again at each
       // doubling, on one core: a sixth of the parallel parse.
       size_t total = 0;
-      for (SaveFileParser& other : pieces) total += other.graphs().size();
-      *graphs = std::move(local);
-      graphs->reserve(total);
+      for (size_t q = p; q < pieces.size(); ++q) total += pieces[q].graphs().size();
+      graphs_ = std::move(local);
+      graphs_.reserve(total);
     } else {
-      for (size_t i = skip; i < local.size(); ++i) graphs->push_back(std::move(local[i]));
+      for (size_t i = skip; i < local.size(); ++i) graphs_.push_back(std::move(local[i]));
     }
     if (!piece.has_record()) {
-      if (piece.reset_seen()) have = false;
+      if (piece.reset_seen()) have_ = false;
     } else if (piece.record_begin() >= skip) {
-      have = true;
-      header = &piece.last_header();
-      body = piece.last_body();
-      begin = offset + piece.record_begin() - skip;
+      have_ = true;
+      header_ = piece.last_header();
+      body_ = piece.last_body();
+      begin_ = offset + piece.record_begin() - skip;
     }
     for (size_t i = 0; i < piece_warnings[p].size(); ++i) {
       if (i >= unsaid_begin && i < unsaid_end) continue;
-      if (!MergeWarning(warnings, options.max_warnings, piece_warnings[p][i])) return false;
+      if (warnings_ != nullptr &&
+          !MergeWarning(warnings_, options_.max_warnings, piece_warnings[p][i])) {
+        return false;
+      }
     }
   }
-  for (size_t i = 0; i < graphs->size(); ++i) {
-    Graph& g = (*graphs)[i];
-    g.source.record_index = static_cast<uint32_t>(i);
-    if (g.name.empty()) g.name = fmt::format("graph {}", i);
-  }
   return true;
+}
+
+std::vector<Graph> PieceJoiner::Take(bool all) {
+  const size_t keep_from = all || !have_ ? graphs_.size() : begin_;
+  std::vector<Graph> out;
+  if (keep_from == graphs_.size()) {
+    out = std::move(graphs_);
+    graphs_.clear();
+  } else {
+    std::vector<Graph> kept(std::make_move_iterator(graphs_.begin() + keep_from),
+                            std::make_move_iterator(graphs_.end()));
+    graphs_.resize(keep_from);
+    out = std::move(graphs_);
+    graphs_ = std::move(kept);
+    begin_ = 0;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    Graph& g = out[i];
+    g.source.record_index = static_cast<uint32_t>(taken_ + i);
+    if (g.name.empty()) g.name = fmt::format("graph {}", taken_ + i);
+  }
+  taken_ += out.size();
+  SealPools(out);
+  return out;
+}
+
+// The pieces of `text` parsed on the runner's threads, a wave of
+// runner.pieces at a time when streamed (all at once otherwise), and
+// joined; the whole text in one piece when they cannot stand alone.
+absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::string_view source,
+                                               const ParseOptions& options,
+                                               std::vector<Diagnostic>* warnings,
+                                               const TaskRunner& runner,
+                                               const TextPieces& pieces,
+                                               const GraphStream* stream) {
+  const size_t n = pieces.count();
+  if (n < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
+  const size_t wave = stream != nullptr ? std::max<size_t>(1, runner.pieces) : n;
+  std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
+  PieceJoiner joiner(options, pieces.options.max_warnings, warnings ? &joined : nullptr);
+  std::vector<Graph> graphs;
+  size_t taken = 0;
+  bool whole = true;
+  for (size_t first = 0; first < n && whole; first += wave) {
+    const size_t m = std::min(wave, n - first);
+    std::vector<std::vector<Diagnostic>> piece_warnings(m);
+    std::vector<SaveFileParser> parsers;
+    parsers.reserve(m);
+    for (size_t p = 0; p < m; ++p) {
+      parsers.emplace_back(text, source, pieces.options,
+                           warnings ? &piece_warnings[p] : nullptr);
+      // Streamed, no piece holds the whole file's graphs.
+      if (stream != nullptr) parsers.back().SizeForPieceOnly();
+    }
+    std::vector<absl::Status> status(m);
+    runner.run(m, [&](size_t p) {
+      const size_t at = first + p;
+      status[p] = parsers[p].RunPiece(pieces.bounds[at], pieces.bounds[at + 1],
+                                      pieces.first_line[at], at + 1 == n);
+    });
+    whole = std::all_of(status.begin(), status.end(),
+                        [](const absl::Status& s) { return s.ok(); });
+    size_t total = joiner.joined();
+    for (SaveFileParser& parser : parsers) total += parser.graphs().size();
+    // Errors (and the graph limit) are reported as the whole-file parse
+    // reports them: from where it stops.
+    whole = whole && total <= options.max_graphs && joiner.Add(parsers, piece_warnings);
+    if (!whole) break;
+    parsers.clear();
+    const bool last = first + m == n;
+    if (stream == nullptr) {
+      if (last) graphs = joiner.Take(true);
+      continue;
+    }
+    std::vector<Graph> batch = joiner.Take(last);
+    taken += batch.size();
+    if (!batch.empty()) stream->take(batch);
+  }
+  if (whole && (stream != nullptr ? taken : graphs.size()) > 0) {
+    if (warnings) *warnings = std::move(joined);
+    return graphs;
+  }
+  if (taken > 0) stream->restart();
+  graphs.clear();
+  return ParseSaveFile(text, source, options, warnings);
 }
 
 }  // namespace
@@ -638,36 +748,19 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner) {
   const TextPieces pieces = CutText(text, options, runner, IsCutLine);
-  const size_t n = pieces.count();
-  if (n < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
-  std::vector<std::vector<Diagnostic>> piece_warnings(n);
-  std::vector<SaveFileParser> parsers;
-  parsers.reserve(n);
-  for (size_t p = 0; p < n; ++p) {
-    parsers.emplace_back(text, source, pieces.options, warnings ? &piece_warnings[p] : nullptr);
-  }
-  std::vector<absl::Status> status(n);
-  runner.run(n, [&](size_t p) {
-    status[p] = parsers[p].RunPiece(pieces.bounds[p], pieces.bounds[p + 1],
-                                    pieces.first_line[p], p + 1 == n);
-  });
-  bool whole = std::all_of(status.begin(), status.end(), [](const absl::Status& s) { return s.ok(); });
-  size_t total = 0;
-  for (SaveFileParser& parser : parsers) total += parser.graphs().size();
-  std::vector<Graph> graphs;
-  std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
-  // Errors (and the graph limit) are reported as the whole-file parse
-  // reports them: from where it stops.
-  if (whole && total > 0 && total <= options.max_graphs &&
-      JoinPieces(parsers, options, pieces.options.max_warnings, &graphs,
-                 warnings ? &joined : nullptr, piece_warnings)) {
-    if (warnings) *warnings = std::move(joined);
-    parsers.clear();
-    SealPools(graphs);
-    return graphs;
-  }
-  parsers.clear();
-  return ParseSaveFile(text, source, options, warnings);
+  return ParsePieces(text, source, options, warnings, runner, pieces, nullptr);
+}
+
+absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
+                                                         std::string_view source,
+                                                         const ParseOptions& options,
+                                                         std::vector<Diagnostic>* warnings,
+                                                         const TaskRunner& runner,
+                                                         const GraphStream& stream) {
+  const size_t count = StreamPieceCount(text, runner);
+  if (count < 2) return ParseSaveFileParallel(text, source, options, warnings, runner);
+  const TextPieces pieces = CutTextInto(text, count, options, runner, IsCutLine);
+  return ParsePieces(text, source, options, warnings, runner, pieces, &stream);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFile(std::string_view text,

@@ -65,11 +65,12 @@ bool IsHloCut(std::string_view line, std::string_view) {
 
 // `warnings` followed by the pieces' lists, as one parser adding them in
 // that order under `max_warnings` would have left them; false when a tally
-// cannot be placed. A null `warnings` takes nothing.
+// cannot be placed. A null `warnings` takes nothing. `joined` may be
+// `warnings` itself.
 bool JoinWarnings(const std::vector<Diagnostic>* warnings, size_t max_warnings,
                   std::vector<std::vector<Diagnostic>>& lists, std::vector<Diagnostic>* joined) {
   if (warnings == nullptr) return true;
-  *joined = *warnings;
+  if (warnings != joined) *joined = *warnings;  // the same list: the lists go on after it
   for (std::vector<Diagnostic>& list : lists) {
     for (Diagnostic& d : list) {
       if (!MergeWarning(joined, max_warnings, std::move(d))) return false;
@@ -78,8 +79,8 @@ bool JoinWarnings(const std::vector<Diagnostic>* warnings, size_t max_warnings,
   return true;
 }
 
-// The pieces' graphs in order, numbered as one list.
-std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces) {
+// The pieces' graphs in order, numbered as one list from `first_index`.
+std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces, size_t first_index = 0) {
   size_t total = 0;
   for (const std::vector<Graph>& piece : pieces) total += piece.size();
   // The first piece's list, grown by doubling, often has room for the rest:
@@ -90,7 +91,9 @@ std::vector<Graph> JoinGraphs(std::vector<std::vector<Graph>>& pieces) {
   for (size_t p = 1; p < pieces.size(); ++p) {
     for (Graph& g : pieces[p]) out.push_back(std::move(g));
   }
-  for (size_t i = 0; i < out.size(); ++i) out[i].source.record_index = static_cast<uint32_t>(i);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].source.record_index = static_cast<uint32_t>(first_index + i);
+  }
   return out;
 }
 
@@ -103,8 +106,13 @@ bool AllOk(const std::vector<absl::Status>& status) {
 
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
                    CutLine is_cut) {
+  return CutTextInto(text, PieceCount(text, runner), options, runner, is_cut);
+}
+
+TextPieces CutTextInto(std::string_view text, size_t pieces, const ParseOptions& options,
+                       const TaskRunner& runner, CutLine is_cut) {
   TextPieces out;
-  out.bounds = LineCuts(text, PieceCount(text, runner), is_cut);
+  out.bounds = LineCuts(text, pieces, is_cut);
   const size_t n = out.bounds.size();
   out.bounds.push_back(text.size());
   // Line numbers where pieces start: newlines counted piece by piece, at once.
@@ -127,6 +135,10 @@ TextPieces CutText(std::string_view text, const ParseOptions& options, const Tas
 
 size_t PieceCount(std::string_view text, const TaskRunner& runner) {
   return std::min(runner.pieces, text.size() / std::max<size_t>(runner.min_piece_bytes, 1));
+}
+
+size_t StreamPieceCount(std::string_view text, const TaskRunner& runner) {
+  return text.size() / std::max<size_t>(runner.min_piece_bytes, 1);
 }
 
 size_t PredictGraphCount(size_t span, size_t first_bytes, size_t max_graphs) {
@@ -217,6 +229,67 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
   }
   if (tally != nullptr) *tally = lines;
   return out;
+}
+
+absl::StatusOr<std::vector<Graph>> ParseFxCodeStreamed(std::string_view text,
+                                                       std::string_view source,
+                                                       const ParseOptions& options,
+                                                       std::vector<Diagnostic>* warnings,
+                                                       const TaskRunner& runner,
+                                                       FxLineTally* tally,
+                                                       const GraphStream& stream) {
+  const size_t count = StreamPieceCount(text, runner);
+  if (count < 2 || FxTextIsEmpty(text)) {
+    return ParseFxCodeParallel(text, source, options, warnings, runner, tally);
+  }
+  const TextPieces pieces = CutTextInto(text, count, options, runner, IsFxCut);
+  const size_t n = pieces.count();
+  if (n < 2) return ParseFxCodeParallel(text, source, options, warnings, runner, tally);
+  const size_t wave = std::max<size_t>(1, runner.pieces);
+  std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
+  size_t taken = 0, outside = 0;
+  FxLineTally lines;
+  bool joinable = true;
+  for (size_t first = 0; first < n && joinable; first += wave) {
+    const size_t m = std::min(wave, n - first);
+    std::vector<FxPiece> parts(m);
+    std::vector<std::vector<Diagnostic>> piece_warnings(m);
+    std::vector<absl::Status> status(m);
+    runner.run(m, [&](size_t p) {
+      status[p] = ParseFxPiece(pieces.text(text, first + p), pieces.first_line[first + p],
+                               source, pieces.options, warnings ? &piece_warnings[p] : nullptr,
+                               &parts[p]);
+    });
+    joinable = AllOk(status);
+    size_t total = taken;
+    std::vector<std::vector<Graph>> graphs(m);
+    for (size_t p = 0; p < m && joinable; ++p) {
+      total += parts[p].graphs.size();
+      outside += parts[p].outside;
+      lines.Add(parts[p].tally);
+      graphs[p] = std::move(parts[p].graphs);
+      if (first + p + 1 < n && !parts[p].banner.empty()) joinable = false;
+    }
+    joinable = joinable && total <= options.max_graphs &&
+               JoinWarnings(warnings ? &joined : nullptr, options.max_warnings, piece_warnings,
+                            &joined);
+    if (!joinable) break;
+    std::vector<Graph> batch = JoinGraphs(graphs, taken);
+    taken += batch.size();
+    if (!batch.empty()) stream.take(batch);
+  }
+  // An empty dump, errors and the rest are reported as the one-piece parse
+  // reports them.
+  if (!joinable || taken == 0) {
+    if (taken > 0) stream.restart();
+    return ParseFxCodeCounted(text, source, options, warnings, tally);
+  }
+  if (warnings) {
+    AddFxOutsideWarning(&joined, options.max_warnings, source, outside);
+    *warnings = std::move(joined);
+  }
+  if (tally != nullptr) *tally = lines;
+  return std::vector<Graph>();
 }
 
 absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,

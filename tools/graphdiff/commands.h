@@ -86,8 +86,9 @@ void KeepUntilExit(T&& value) {
 
 // LoadDump with the command line's limits, threads (--jobs) and progress
 // line, except that "-" reads the dump (a file or an archive) from standard
-// input.
-absl::StatusOr<Dump> LoadInput(const std::string& path);
+// input. `take_graphs`, when set, is LoadOptions::take_graphs.
+absl::StatusOr<Dump> LoadInput(const std::string& path,
+                               std::function<void(const TakenGraphs&)> take_graphs = nullptr);
 // The text-report tail that lists a dump's skipped files (at most
 // `max_items`, 0 = all) and every reading warning.
 std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items);

@@ -63,9 +63,11 @@ size_t OutputWidth(size_t requested) {
   return 80;
 }
 
-absl::StatusOr<Dump> LoadInput(const std::string& path) {
+absl::StatusOr<Dump> LoadInput(const std::string& path,
+                               std::function<void(const TakenGraphs&)> take_graphs) {
   LoadOptions options = CliLimits().load;
   options.progress = LoadProgressCallback();
+  options.take_graphs = std::move(take_graphs);
   if (path != "-") return LoadDump(path, options);
   // Standard input has no size to check up front: read it in blocks, no
   // further than the file limit.
