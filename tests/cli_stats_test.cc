@@ -116,9 +116,14 @@ TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
                                           r.out.begin();
   }
   testing::CliResult r;
-  r = RunCli({"stats", "--format", "json", dir});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(r.out == StatsToJson(whole));
+  const std::string json = StatsToJson(whole);
+  for (const char* jobs : {"1", "2"}) {
+    r = RunCli({"stats", "--format", "json", "--jobs", jobs, dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.out == json) << jobs << " jobs: the JSON differs at byte "
+                               << std::mismatch(r.out.begin(), r.out.end(), json.begin(),
+                                                json.end()).first - r.out.begin();
+  }
   const std::string file = dir + "_report.txt";
   r = RunCli({"stats", "--top", "1", "-o", file, dir});
   ASSERT_EQ(r.exit_code, 0) << r.err;

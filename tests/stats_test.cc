@@ -282,18 +282,25 @@ TEST(Stats, TextOfAGraphIsTheTextOfItsStats) {
       AppendGraphStatsText(g, "shown.txt", top, &from_graph);
       EXPECT_EQ(from_graph, from_stats) << what << " top " << top;
     }
-    for (const std::string source : {"shown.txt", "shown \"q\".txt"}) {
+    for (const std::string source : {"shown.txt", "shown \"q\".txt", "shown \xff.txt"}) {
       GraphStats s = ComputeStats(g);
       s.source = source;
-      std::string from_stats, from_graph;
-      StatsJsonWriter by_stats(&from_stats), by_graph(&from_graph);
+      std::string from_stats, from_graph, from_text, made;
+      StatsJsonWriter by_stats(&from_stats), by_graph(&from_graph), by_text(&from_text);
+      bool escaped = false;
       for (int twice = 0; twice < 2; ++twice) {
         by_stats.AddGraph(s);
         by_graph.AddGraph(g, source);
+        // Made apart and added later (`stats` while a dump loads).
+        StatsJsonWriter::AppendGraphText(g, source, &made, &escaped);
       }
+      by_text.AddGraphText(made.substr(0, made.size() / 2), 1, escaped);
+      by_text.AddGraphText(made.substr(made.size() / 2), 1, false);
       by_stats.Finish({});
       by_graph.Finish({});
+      by_text.Finish({});
       EXPECT_EQ(from_graph, from_stats) << what << " from " << source;
+      EXPECT_EQ(from_text, from_stats) << what << " from " << source;
     }
   };
   for (const char* file :

@@ -74,6 +74,15 @@ class StatsJsonWriter {
   // AddGraph of ComputeStats(graph) with its source set to `source`, the
   // same bytes, without building the stats' maps.
   void AddGraph(const Graph& graph, std::string_view source);
+  // For graphs whose text is made elsewhere (on other threads, while a dump
+  // loads) and added later in order: AppendGraphText appends what
+  // AddGraph(graph, source) adds, always led by the separator that follows
+  // a graph (","), to `*text`, and sets `*escaped` when a string was not
+  // valid UTF-8. AddGraphText adds such text of `count` graphs: the same
+  // bytes as AddGraph of each.
+  static void AppendGraphText(const Graph& graph, std::string_view source, std::string* text,
+                              bool* escaped);
+  void AddGraphText(std::string_view text, size_t count, bool escaped);
   void Finish(const StatsReport& rest);
 
  private:

@@ -147,20 +147,33 @@ void StatsJsonWriter::AddGraph(const GraphStats& graph) {
 }
 
 void StatsJsonWriter::AddGraph(const Graph& graph, std::string_view source) {
+  const size_t at = out_->size();
+  AppendGraphText(graph, source, out_, &escaped_);
+  if (graphs_++ == 0) out_->erase(at, 1);  // no comma before the first graph
+}
+
+void StatsJsonWriter::AppendGraphText(const Graph& graph, std::string_view source,
+                                      std::string* text, bool* escaped) {
   // One per thread, graph after graph: its lists keep their room.
   thread_local StatsHistograms hist;
   GraphStats s;
   ComputeStatsParts(graph, &s, &hist);
-  const size_t at = out_->size();
-  *out_ += graphs_ == 0 ? "\n    " : ",\n    ";
-  if (AppendGraphDirectly(source, s, hist.ops, hist.dtypes, out_)) {
-    ++graphs_;
-    return;
-  }
-  out_->resize(at);
+  const size_t at = text->size();
+  *text += ",\n    ";
+  if (AppendGraphDirectly(source, s, hist.ops, hist.dtypes, text)) return;
+  text->resize(at + 6);
   s = ComputeStats(graph);
   s.source = std::string(source);
-  AddGraph(s);
+  if (AppendGraphDirectly(s.source, s, s.ops, s.dtypes, text)) return;
+  AppendJsonAt(GraphJson(s), 2, text, escaped);
+}
+
+void StatsJsonWriter::AddGraphText(std::string_view text, size_t count, bool escaped) {
+  if (count == 0) return;
+  if (graphs_ == 0) text.remove_prefix(1);  // no comma before the first graph
+  *out_ += text;
+  graphs_ += count;
+  escaped_ = escaped_ || escaped;
 }
 
 void StatsJsonWriter::Finish(const StatsReport& rest) {
