@@ -307,18 +307,7 @@ void AppendPair(const GraphPairDiff& p, std::string* out) {
   }
   out->append("\n      },");
   key("op_delta");
-  if (p.op_delta.empty()) {
-    out->append("{}");
-  } else {
-    bool first = true;
-    for (const auto& [op, n] : p.op_delta) {
-      out->append(first ? "{\n        " : ",\n        ");
-      first = false;
-      AppendJsonString(op, out);
-      fmt::format_to(to, ": {}", n);
-    }
-    out->append("\n      }");
-  }
+  AppendJsonCounts(p.op_delta, 6, out);
   out->push_back(',');
   key("pairs");
   if (p.pairs.empty()) {

@@ -80,24 +80,11 @@ bool AppendGraphDirectly(std::string_view source, const GraphStats& g, const His
     key(name);
     fmt::format_to(to, "{},", value);
   }
-  auto object = [&](std::string_view name, const Histogram& h) {
-    key(name);
-    if (h.empty()) {
-      out->append("{}");
-      return;
-    }
-    bool first = true;
-    for (const auto& [entry, n] : h) {
-      out->append(first ? "{\n        " : ",\n        ");
-      first = false;
-      AppendJsonString(entry, out);
-      fmt::format_to(to, ": {}", n);
-    }
-    out->append("\n      }");
-  };
-  object("ops", ops);
+  key("ops");
+  AppendJsonCounts(ops, 6, out);
   out->push_back(',');
-  object("dtypes", dtypes);
+  key("dtypes");
+  AppendJsonCounts(dtypes, 6, out);
   out->append("\n    }");
   return true;
 }

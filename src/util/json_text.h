@@ -43,6 +43,25 @@ void AppendJsonString(std::string_view s, std::string* out);
 // object's member; the value follows. `name` needs no escaping.
 void AppendJsonKey(std::string_view name, size_t indent, std::string* out);
 
+// An object of counts ((key, number) pairs in order, keys valid UTF-8) as
+// dump(2) writes it as the value of a member indented `indent` spaces: a
+// histogram of ops or dtypes.
+template <typename Counts>
+void AppendJsonCounts(const Counts& counts, size_t indent, std::string* out) {
+  if (counts.empty()) {
+    out->append("{}");
+    return;
+  }
+  bool first = true;
+  for (const auto& [key, n] : counts) {
+    out->append(first ? "{\n" : ",\n").append(indent + 2, ' ');
+    first = false;
+    AppendJsonString(key, out);
+    out->append(": ").append(std::to_string(n));
+  }
+  out->append("\n").append(indent, ' ').append("}");
+}
+
 // Pretty-printed (indent 2) with a trailing newline; always valid UTF-8,
 // never a raw DEL.
 std::string DumpJson(const nlohmann::ordered_json& value);
