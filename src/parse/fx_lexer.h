@@ -140,6 +140,8 @@ class FxLines {
 
   // What the lines split so far hold (all of them once Has failed).
   const FxLineTally& tally() const { return tally_; }
+  // The number of the line after the last one split.
+  uint32_t next_line() const { return reader_.next_line(); }
 
  private:
   bool SplitTo(size_t i) const;

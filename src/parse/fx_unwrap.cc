@@ -385,6 +385,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   pool = StringPool();
   if (!graphs.empty()) graphs.front().strings.ShrinkToFit();  // seals the shared pool
   piece->tally = lines.tally();
+  piece->next_line = lines.next_line();
   return absl::OkStatus();
 }
 

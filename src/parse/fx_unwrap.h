@@ -75,6 +75,9 @@ struct FxPiece {
   size_t outside = 0;
   FxLineTally tally;  // of the piece's lines
   std::string_view banner;
+  // The number the line after the piece would have: where the next piece
+  // starts, found without a pass of its own to count the lines.
+  uint32_t next_line = 0;
 };
 
 // The loop of ParseFxCode over `text`, whose first line is `first_line`:

@@ -36,8 +36,11 @@ class LineReader {
   // Line number (1-based) and byte offset of the line last returned.
   uint32_t line_number() const { return line_; }
   size_t line_offset() const { return offset_; }
-  // Byte offset where the next line starts.
+  // Byte offset where the next line starts, and its number: once the text
+  // is read, one past its last line (the next piece's first, when the text
+  // is a piece cut after a line break).
   size_t position() const { return pos_; }
+  uint32_t next_line() const { return next_line_; }
   bool done() const { return pos_ >= text_.size(); }
 
  private:

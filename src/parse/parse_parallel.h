@@ -107,9 +107,19 @@ struct TextPieces {
 // runner.min_piece_bytes, counting lines on the runner's threads.
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
                    CutLine is_cut);
-// The same into at most `pieces` pieces.
-TextPieces CutTextInto(std::string_view text, size_t pieces, const ParseOptions& options,
-                       const TaskRunner& runner, CutLine is_cut);
+// Cuts `text` into at most `pieces` pieces without counting lines ahead:
+// only first_line[0] is known (1). A parse of waves of pieces numbers each
+// wave with NumberWave, and the piece after a wave starts where the wave's
+// last piece ended, which its parse tells. A streamed parse on one thread
+// (a wave of one piece) counts no line twice: the count was a pass of its
+// own over a text too big for the cache, a tenth of reading a log of FX
+// graphs.
+TextPieces CutTextUnnumbered(std::string_view text, size_t pieces, const ParseOptions& options,
+                             CutLine is_cut);
+// first_line of pieces first + 1 .. first + m - 1, counted on the runner's
+// threads; first_line[first] must be known.
+void NumberWave(std::string_view text, size_t first, size_t m, const TaskRunner& runner,
+                TextPieces* pieces);
 // How many pieces a streamed parse cuts `text` into: pieces of about
 // runner.min_piece_bytes; under 2, the text is not streamed.
 size_t StreamPieceCount(std::string_view text, const TaskRunner& runner);

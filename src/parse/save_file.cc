@@ -178,6 +178,8 @@ class SaveFileParser {
   absl::Status RunPiece(size_t begin, size_t end, uint32_t first_line, bool last);
   // The first piece's graph list is sized for its piece, not for the file.
   void SizeForPieceOnly() { piece_span_only_ = true; }
+  // After RunPiece succeeded, the number of the line after the piece.
+  uint32_t next_line() const { return lines_.next_line(); }
 
   // What the records of a piece need from each other when pieces are joined.
   std::vector<Graph>& graphs() { return graphs_; }
@@ -682,7 +684,7 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
                                                const ParseOptions& options,
                                                std::vector<Diagnostic>* warnings,
                                                const TaskRunner& runner,
-                                               const TextPieces& pieces,
+                                               TextPieces& pieces,
                                                const GraphStream* stream) {
   const size_t n = pieces.count();
   if (n < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
@@ -704,6 +706,7 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
       if (stream != nullptr) parsers.back().SizeForPieceOnly();
     }
     std::vector<absl::Status> status(m);
+    NumberWave(text, first, m, runner, &pieces);
     runner.run(m, [&](size_t p) {
       const size_t at = first + p;
       status[p] = parsers[p].RunPiece(pieces.bounds[at], pieces.bounds[at + 1],
@@ -711,6 +714,7 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
     });
     whole = std::all_of(status.begin(), status.end(),
                         [](const absl::Status& s) { return s.ok(); });
+    if (whole && first + m < n) pieces.first_line[first + m] = parsers[m - 1].next_line();
     size_t total = joiner.joined();
     for (SaveFileParser& parser : parsers) total += parser.graphs().size();
     // Errors (and the graph limit) are reported as the whole-file parse
@@ -747,7 +751,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner) {
-  const TextPieces pieces = CutText(text, options, runner, IsCutLine);
+  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsCutLine);
   return ParsePieces(text, source, options, warnings, runner, pieces, nullptr);
 }
 
@@ -759,7 +763,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
                                                          const GraphStream& stream) {
   const size_t count = StreamPieceCount(text, runner);
   if (count < 2) return ParseSaveFileParallel(text, source, options, warnings, runner);
-  const TextPieces pieces = CutTextInto(text, count, options, runner, IsCutLine);
+  TextPieces pieces = CutTextUnnumbered(text, count, options, IsCutLine);
   return ParsePieces(text, source, options, warnings, runner, pieces, &stream);
 }
 

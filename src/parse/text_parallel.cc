@@ -106,31 +106,40 @@ bool AllOk(const std::vector<absl::Status>& status) {
 
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
                    CutLine is_cut) {
-  return CutTextInto(text, PieceCount(text, runner), options, runner, is_cut);
+  TextPieces out = CutTextUnnumbered(text, PieceCount(text, runner), options, is_cut);
+  NumberWave(text, 0, out.count(), runner, &out);
+  return out;
 }
 
-TextPieces CutTextInto(std::string_view text, size_t pieces, const ParseOptions& options,
-                       const TaskRunner& runner, CutLine is_cut) {
+TextPieces CutTextUnnumbered(std::string_view text, size_t pieces, const ParseOptions& options,
+                             CutLine is_cut) {
   TextPieces out;
   out.bounds = LineCuts(text, pieces, is_cut);
-  const size_t n = out.bounds.size();
+  out.first_line.assign(out.bounds.size(), 0);
+  out.first_line[0] = 1;
   out.bounds.push_back(text.size());
-  // Line numbers where pieces start: newlines counted piece by piece, at once.
-  std::vector<uint32_t> newlines(n, 0);
-  if (n > 1) {
-    runner.run(n, [&](size_t p) {
-      newlines[p] = static_cast<uint32_t>(
-          std::count(text.begin() + out.bounds[p], text.begin() + out.bounds[p + 1], '\n'));
-    });
-  }
-  out.first_line.assign(n, 1);
-  for (size_t p = 1; p < n; ++p) out.first_line[p] = out.first_line[p - 1] + newlines[p - 1];
   out.options = options;
   if (out.options.max_warnings > 0 &&
       out.options.max_warnings < std::numeric_limits<size_t>::max()) {
     ++out.options.max_warnings;
   }
   return out;
+}
+
+void NumberWave(std::string_view text, size_t first, size_t m, const TaskRunner& runner,
+                TextPieces* pieces) {
+  if (m < 2) return;
+  // Newlines counted piece by piece, at once; the wave's last piece is not
+  // counted: nothing in the wave starts after it.
+  std::vector<uint32_t> newlines(m - 1, 0);
+  const std::vector<size_t>& bounds = pieces->bounds;
+  runner.run(m - 1, [&](size_t p) {
+    newlines[p] = static_cast<uint32_t>(std::count(text.begin() + bounds[first + p],
+                                                   text.begin() + bounds[first + p + 1], '\n'));
+  });
+  for (size_t p = 1; p < m; ++p) {
+    pieces->first_line[first + p] = pieces->first_line[first + p - 1] + newlines[p - 1];
+  }
 }
 
 size_t PieceCount(std::string_view text, const TaskRunner& runner) {
@@ -242,7 +251,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeStreamed(std::string_view text,
   if (count < 2 || FxTextIsEmpty(text)) {
     return ParseFxCodeParallel(text, source, options, warnings, runner, tally);
   }
-  const TextPieces pieces = CutTextInto(text, count, options, runner, IsFxCut);
+  TextPieces pieces = CutTextUnnumbered(text, count, options, IsFxCut);
   const size_t n = pieces.count();
   if (n < 2) return ParseFxCodeParallel(text, source, options, warnings, runner, tally);
   const size_t wave = std::max<size_t>(1, runner.pieces);
@@ -255,12 +264,14 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeStreamed(std::string_view text,
     std::vector<FxPiece> parts(m);
     std::vector<std::vector<Diagnostic>> piece_warnings(m);
     std::vector<absl::Status> status(m);
+    NumberWave(text, first, m, runner, &pieces);
     runner.run(m, [&](size_t p) {
       status[p] = ParseFxPiece(pieces.text(text, first + p), pieces.first_line[first + p],
                                source, pieces.options, warnings ? &piece_warnings[p] : nullptr,
                                &parts[p]);
     });
     joinable = AllOk(status);
+    if (joinable && first + m < n) pieces.first_line[first + m] = parts[m - 1].next_line;
     size_t total = taken;
     std::vector<std::vector<Graph>> graphs(m);
     for (size_t p = 0; p < m && joinable; ++p) {
