@@ -20,6 +20,7 @@
 #include "parse/parse_parallel.h"
 #include "parse/metric_values.h"
 #include "testing/model_text.h"
+#include "testing/streamed_parse.h"
 #include "testing/task_runners.h"
 #include "testing/testdata.h"
 
@@ -537,6 +538,71 @@ TEST(LogPrefix, NeverReadsPastTheLine) {
     for (size_t n = 0; n <= s.size(); ++n) {
       std::string cut = s.substr(0, n);
       EXPECT_LE(LogPrefixLength(cut), cut.size()) << cut;
+    }
+  }
+}
+
+// A save file that `graphdiff stats` reads a wave of pieces at a time is
+// read in place: each piece is surveyed for log prefixes by the task that
+// parses it, not the whole file first. A prefix on any line (the first,
+// one in the last record, every line) and bare rank tags on nine lines of
+// ten must make it read as the stripped copy is read, and one fewer tag,
+// or none, as the file's own text: what the unstreamed parse reads, for
+// every number of pieces, a piece or three a wave.
+TEST(TolerantRead, AStreamedSaveFileIsSurveyedAsItIsParsed) {
+  std::string records;
+  for (int i = 0; i < 3; ++i) {
+    for (const char* file : {"fixtures/ir/ltc_real_save.txt", "fixtures/ir/xla_new_root_hashes.txt",
+                             "fixtures/ir/xla_old_hashes.txt"}) {
+      records += ReadTestdata(file);
+      if (records.back() != '\n') records += '\n';
+    }
+  }
+  size_t lines = 0;
+  {
+    std::istringstream in(records);
+    for (std::string l; std::getline(in, l);) {
+      lines += l.find_first_not_of(" \t\r") != std::string::npos;
+    }
+  }
+  const std::string glog = "I1230 12:00:00.000123 42 file.cc:45] ";
+  const size_t last = records.rfind("[ScheduleSyncTensorsGraph]");
+  ASSERT_NE(last, std::string::npos);
+  auto tagged = [&](size_t tags) {
+    std::string out;
+    for (size_t i = 0; i < tags / 2; ++i) out += "[2] step " + std::to_string(i) + "\n";
+    out += records;
+    for (size_t i = tags / 2; i < tags; ++i) out += "[2] step " + std::to_string(i) + "\n";
+    return out;
+  };
+  const std::vector<std::pair<std::string, std::string>> texts = {
+      {"plain", records},
+      {"first line", glog + records},
+      {"last record", records.substr(0, last) + glog + records.substr(last)},
+      {"every line", PrefixEveryLine(records, glog)},
+      {"rank tags on nine lines of ten", tagged(9 * lines)},
+      {"one tag fewer", tagged(9 * lines - 1)},
+  };
+  for (const auto& [what, text] : texts) {
+    SCOPED_TRACE(what);
+    absl::StatusOr<ParsedText> whole = ParseText(text, "s.txt");
+    ASSERT_TRUE(whole.ok()) << whole.status();
+    ASSERT_EQ(whole->format, DumpFormat::kSaveFile);
+    const bool stripped = AllWarnings(whole->warnings).find("read through log prefixes") !=
+                          std::string::npos;
+    EXPECT_EQ(stripped, what != "plain" && what != "one tag fewer");
+    const std::string expected = testing::ModelText(*whole) + AllWarnings(whole->warnings);
+    for (size_t pieces = 2; pieces <= 10; ++pieces) {
+      for (size_t wave : {1, 3}) {
+        size_t restarts = 0;
+        absl::StatusOr<ParsedText> streamed = testing::ParseDetectedStreamed(
+            text, "s.txt", {}, testing::StreamRunner(text, pieces, wave), nullptr, &restarts);
+        ASSERT_TRUE(streamed.ok()) << streamed.status();
+        ASSERT_EQ(testing::ModelText(*streamed) + AllWarnings(streamed->warnings), expected)
+            << pieces << " pieces, " << wave << " a wave";
+        // The file's own text is read once, in pieces.
+        if (!stripped) EXPECT_EQ(restarts, 0u) << pieces << " pieces, " << wave << " a wave";
+      }
     }
   }
 }

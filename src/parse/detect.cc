@@ -222,6 +222,22 @@ absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection&
   std::vector<Diagnostic>* w = &out.warnings;
   std::string storage;
   size_t stripped = 0;
+  // A save file handed out as it is parsed is read in place, each piece
+  // surveyed for log prefixes as it is parsed: a survey of the whole file
+  // first was a pass of its own over it, as long as the rest of reading a
+  // file of small records took. One that holds any is read as below. (The
+  // FX graphs of a log go among its records: such a text is not handed out.)
+  if (out.format == DumpFormat::kSaveFile && stream != nullptr &&
+      !HoldsFxGraph(text, detection)) {
+    bool strip = false;
+    absl::StatusOr<std::vector<Graph>> gs =
+        ParseSaveFileStreamed(text, source, options, w, *runner, *stream, &strip);
+    if (!strip) {
+      if (!gs.ok()) return gs.status();
+      out.graphs = *std::move(gs);
+      return out;
+    }
+  }
   // FX text is read in place (ParseFxInPlace); the other formats read a
   // copy without the prefixes when the text has any.
   if (out.format != DumpFormat::kUnknown && out.format != DumpFormat::kFxCode) {

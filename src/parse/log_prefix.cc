@@ -347,52 +347,55 @@ std::string_view LineAt(std::string_view text, size_t start) {
 
 }  // namespace
 
-// One pass: whether any line has a log prefix, and else whether at least
-// 90% of the non-blank lines start with a rank tag.
-LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runner) {
+LogPrefixCount CountLogPrefixes(std::string_view piece) {
+  LogPrefixCount out;
+  ForEachUnindentedLine(piece, [&](size_t start) {
+    if (!MayStartPrefix(piece[start])) return true;
+    const std::string_view line = LineAt(piece, start);
+    if (LogPrefixLength(line) > 0) {
+      out.any = true;
+      return false;
+    }
+    out.tagged += RankTagLength(line) > 0;
+    return true;
+  });
+  return out;
+}
+
+LogPrefixSurvey ConcludeSurvey(std::string_view text, const LogPrefixCount& count) {
   LogPrefixSurvey out;
-  size_t tagged = 0;
-  // Pieces start at a line, any line, so no line is in two.
-  std::vector<size_t> bounds =
-      runner == nullptr ? std::vector<size_t>{0}
-                        : LineCuts(text, PieceCount(text, *runner),
-                                   [](std::string_view, std::string_view) { return true; });
-  bounds.push_back(text.size());
-  struct Part {
-    bool any = false;
-    size_t tagged = 0;
-  };
-  std::vector<Part> parts(bounds.size() - 1);
-  auto survey = [&](size_t p) {
-    const std::string_view piece = text.substr(bounds[p], bounds[p + 1] - bounds[p]);
-    ForEachUnindentedLine(piece, [&](size_t start) {
-      if (!MayStartPrefix(piece[start])) return true;
-      const std::string_view line = LineAt(piece, start);
-      if (LogPrefixLength(line) > 0) {
-        parts[p].any = true;
-        return false;
-      }
-      parts[p].tagged += RankTagLength(line) > 0;
-      return true;
-    });
-  };
-  if (parts.size() > 1) {
-    runner->run(parts.size(), survey);
-  } else {
-    survey(0);
-  }
-  for (const Part& part : parts) {
-    out.any = out.any || part.any;
-    tagged += part.tagged;
-  }
+  out.any = count.any;
   // Without a tagged line there is no share of them to count.
-  if (out.any || tagged == 0) return out;
+  if (out.any || count.tagged == 0) return out;
   LineReader lines(text);
   std::string_view line;
   RankTagTally tally;
   while (lines.Next(&line)) tally.Add(line);
   out.rank_tags = tally.NearlyAll();
   return out;
+}
+
+// One pass: whether any line has a log prefix, and else whether at least
+// 90% of the non-blank lines start with a rank tag.
+LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runner) {
+  // Pieces start at a line, any line, so no line is in two.
+  std::vector<size_t> bounds =
+      runner == nullptr ? std::vector<size_t>{0}
+                        : LineCuts(text, PieceCount(text, *runner),
+                                   [](std::string_view, std::string_view) { return true; });
+  bounds.push_back(text.size());
+  std::vector<LogPrefixCount> parts(bounds.size() - 1);
+  auto survey = [&](size_t p) {
+    parts[p] = CountLogPrefixes(text.substr(bounds[p], bounds[p + 1] - bounds[p]));
+  };
+  if (parts.size() > 1) {
+    runner->run(parts.size(), survey);
+  } else {
+    survey(0);
+  }
+  LogPrefixCount count;
+  for (const LogPrefixCount& part : parts) count.Add(part);
+  return ConcludeSurvey(text, count);
 }
 
 void RankTagTally::Add(std::string_view line) {

@@ -70,6 +70,23 @@ struct LogPrefixSurvey {
 // a file of graphs, which the parse waited for on one core.
 LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runner = nullptr);
 
+// The survey of a text in pieces of whole lines, for a parse that surveys
+// each piece as it reads it: what one piece holds (whether a line has a
+// log prefix, stopping at the first; how many lines start with a bare rank
+// tag), summed over the pieces, and what SurveyLogPrefixes concludes from
+// the sum for the whole text.
+struct LogPrefixCount {
+  bool any = false;
+  size_t tagged = 0;
+
+  void Add(const LogPrefixCount& other) {
+    any = any || other.any;
+    tagged += other.tagged;
+  }
+};
+LogPrefixCount CountLogPrefixes(std::string_view piece);
+LogPrefixSurvey ConcludeSurvey(std::string_view text, const LogPrefixCount& count);
+
 }  // namespace graphdiff
 
 #endif  // GRAPHDIFF_SRC_PARSE_LOG_PREFIX_H_

@@ -67,12 +67,19 @@ struct GraphStream {
 // unstreamed parse parses it, restart() was called if anything had been
 // taken, and the list holds every graph. Warnings and errors are the
 // unstreamed parse's.
+//
+// With `strip`, `text` is a file's own text, which may hold log prefixes:
+// each piece is surveyed for them as it is parsed (SurveyLogPrefixes'
+// rules). When the text holds any, *strip is set, nothing is kept or
+// warned (restart() voids what was taken) and the caller parses
+// StripLogPrefixes' copy instead.
 absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
                                                          std::string_view source,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner,
-                                                         const GraphStream& stream);
+                                                         const GraphStream& stream,
+                                                         bool* strip = nullptr);
 
 // Offsets of at most `pieces` - 1 lines, near equal steps through `text`,
 // where `is_cut(line, last non-blank line before it)` holds (lines without

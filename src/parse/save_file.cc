@@ -17,6 +17,7 @@
 #include "parse/error.h"
 #include "parse/ir_text.h"
 #include "parse/lines.h"
+#include "parse/log_prefix.h"
 #include "parse/parse_parallel.h"
 
 namespace graphdiff {
@@ -677,23 +678,47 @@ std::vector<Graph> PieceJoiner::Take(bool all) {
   return out;
 }
 
+// Whether `text` holds what StripLogPrefixes takes off (log prefixes, or
+// bare rank tags on nearly every line).
+bool HoldsLogPrefixes(std::string_view text, const TaskRunner& runner) {
+  const LogPrefixSurvey survey = SurveyLogPrefixes(text, &runner);
+  return survey.any || survey.rank_tags;
+}
+
 // The pieces of `text` parsed on the runner's threads, a wave of
 // runner.pieces at a time when streamed (all at once otherwise), and
-// joined; the whole text in one piece when they cannot stand alone.
+// joined; the whole text in one piece when they cannot stand alone. With
+// `strip`, the text is the file's own, not StripLogPrefixes' copy: each
+// piece is surveyed for log prefixes by the task that parses it, just
+// before, while it is in the cache (a survey of the whole file first was a
+// pass of its own over it); a text that holds any sets *strip and gives no
+// graph (and voids those taken), to be read again from the copy.
 absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::string_view source,
                                                const ParseOptions& options,
                                                std::vector<Diagnostic>* warnings,
                                                const TaskRunner& runner,
                                                TextPieces& pieces,
-                                               const GraphStream* stream) {
+                                               const GraphStream* stream, bool* strip) {
+  auto whole_file = [&]() -> absl::StatusOr<std::vector<Graph>> {
+    if (strip != nullptr && HoldsLogPrefixes(text, runner)) {
+      *strip = true;
+      return std::vector<Graph>();
+    }
+    return ParseSaveFile(text, source, options, warnings);
+  };
   const size_t n = pieces.count();
-  if (n < 2 || IsBlank(text)) return ParseSaveFile(text, source, options, warnings);
+  if (n < 2 || IsBlank(text)) return whole_file();
   const size_t wave = stream != nullptr ? std::max<size_t>(1, runner.pieces) : n;
   std::vector<Diagnostic> joined = warnings ? *warnings : std::vector<Diagnostic>();
   PieceJoiner joiner(options, pieces.options.max_warnings, warnings ? &joined : nullptr);
   std::vector<Graph> graphs;
   size_t taken = 0;
   bool whole = true;
+  LogPrefixCount prefixes;
+  auto void_taken = [&] {
+    if (taken > 0) stream->restart();
+    taken = 0;
+  };
   for (size_t first = 0; first < n && whole; first += wave) {
     const size_t m = std::min(wave, n - first);
     std::vector<std::vector<Diagnostic>> piece_warnings(m);
@@ -706,12 +731,26 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
       if (stream != nullptr) parsers.back().SizeForPieceOnly();
     }
     std::vector<absl::Status> status(m);
+    std::vector<LogPrefixCount> counts(m);
     NumberWave(text, first, m, runner, &pieces);
     runner.run(m, [&](size_t p) {
       const size_t at = first + p;
+      if (strip != nullptr) {
+        counts[p] = CountLogPrefixes(pieces.text(text, at));
+        if (counts[p].any) {
+          status[p] = absl::CancelledError("a log prefix");
+          return;
+        }
+      }
       status[p] = parsers[p].RunPiece(pieces.bounds[at], pieces.bounds[at + 1],
                                       pieces.first_line[at], at + 1 == n);
     });
+    for (const LogPrefixCount& count : counts) prefixes.Add(count);
+    if (prefixes.any) {
+      void_taken();
+      *strip = true;
+      return std::vector<Graph>();
+    }
     whole = std::all_of(status.begin(), status.end(),
                         [](const absl::Status& s) { return s.ok(); });
     if (whole && first + m < n) pieces.first_line[first + m] = parsers[m - 1].next_line();
@@ -731,13 +770,18 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
     taken += batch.size();
     if (!batch.empty()) stream->take(batch);
   }
+  if (whole && strip != nullptr && ConcludeSurvey(text, prefixes).rank_tags) {
+    void_taken();
+    *strip = true;
+    return std::vector<Graph>();
+  }
   if (whole && (stream != nullptr ? taken : graphs.size()) > 0) {
     if (warnings) *warnings = std::move(joined);
     return graphs;
   }
-  if (taken > 0) stream->restart();
+  void_taken();
   graphs.clear();
-  return ParseSaveFile(text, source, options, warnings);
+  return whole_file();
 }
 
 }  // namespace
@@ -752,7 +796,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner) {
   TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsCutLine);
-  return ParsePieces(text, source, options, warnings, runner, pieces, nullptr);
+  return ParsePieces(text, source, options, warnings, runner, pieces, nullptr, nullptr);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
@@ -760,11 +804,18 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner,
-                                                         const GraphStream& stream) {
+                                                         const GraphStream& stream,
+                                                         bool* strip) {
   const size_t count = StreamPieceCount(text, runner);
-  if (count < 2) return ParseSaveFileParallel(text, source, options, warnings, runner);
+  if (count < 2) {
+    if (strip != nullptr && HoldsLogPrefixes(text, runner)) {
+      *strip = true;
+      return std::vector<Graph>();
+    }
+    return ParseSaveFileParallel(text, source, options, warnings, runner);
+  }
   TextPieces pieces = CutTextUnnumbered(text, count, options, IsCutLine);
-  return ParsePieces(text, source, options, warnings, runner, pieces, &stream);
+  return ParsePieces(text, source, options, warnings, runner, pieces, &stream, strip);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFile(std::string_view text,
