@@ -2,6 +2,7 @@
 #include "stats_taker.h"
 
 #include <algorithm>
+#include <cstring>
 #include <thread>
 #include <utility>
 
@@ -24,12 +25,14 @@ unsigned StatsThreads() {
 // graphs spent a fifth of `stats` making its text on one core after a parse
 // on all. With `drop`, each graph is emptied once its text is made, on the
 // thread that made it: freeing a piece's graphs on one thread kept the
-// others waiting.
+// others waiting. With `ends`, where each graph's text ends in `*out`.
 void AppendGraphTexts(Graph* graphs, size_t n, const std::string& source, bool json,
-                      size_t top, bool drop, std::string* out, bool* escaped) {
+                      size_t top, bool drop, std::string* out, bool* escaped,
+                      std::vector<size_t>* ends = nullptr) {
   const size_t shares = std::max<size_t>(1, std::min<size_t>(StatsThreads(), n / 256));
   std::vector<std::string> parts(shares);
   std::vector<char> part_escaped(shares, 0);
+  if (ends != nullptr) ends->assign(n, 0);
   auto make = [&](size_t t) {
     std::string& part = t == 0 ? *out : parts[t];
     bool e = false;
@@ -39,6 +42,7 @@ void AppendGraphTexts(Graph* graphs, size_t n, const std::string& source, bool j
       } else {
         AppendGraphStatsText(graphs[i], source, top, &part);
       }
+      if (ends != nullptr) (*ends)[i] = part.size();
       if (drop) graphs[i] = Graph();
     }
     part_escaped[t] = e;
@@ -48,9 +52,28 @@ void AppendGraphTexts(Graph* graphs, size_t n, const std::string& source, bool j
   make(0);
   for (std::thread& h : helpers) h.join();
   for (size_t t = 0; t < shares; ++t) {
-    if (t > 0) *out += parts[t];
+    if (t > 0) {
+      if (ends != nullptr) {
+        for (size_t i = n * t / shares; i < n * (t + 1) / shares; ++i) (*ends)[i] += out->size();
+      }
+      *out += parts[t];
+    }
     *escaped = *escaped || part_escaped[t] != 0;
   }
+}
+
+// Where the part of a graph's report that other graphs may share starts:
+// after the fields that name the graph and its record (its first line of
+// text; JSON: up to its `"repeat_count"`). Only what is shared depends on
+// it: a graph's report is the two parts one after the other.
+size_t SharedFrom(std::string_view text, bool json) {
+  size_t at = 0;
+  if (json) {
+    at = text.find("\"repeat_count\": ");
+    if (at == std::string_view::npos) return text.size();
+  }
+  const size_t nl = text.find('\n', at);
+  return nl == std::string_view::npos ? text.size() : nl + 1;
 }
 
 // Graphs whose text is made at once when it is made as it is written: a
@@ -68,6 +91,25 @@ absl::Status Flush(std::string* text, OutputStream* out) {
 }
 
 }  // namespace
+
+uint32_t StatsTaker::TextTable::Add(std::string_view text) {
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  if (room_ < text.size()) {
+    room_ = std::max(text.size(), kChunkBytes);
+    chunks_.emplace_back(new char[room_]);  // not zeroed: written before it is read
+    used_ = 0;
+  }
+  char* at = chunks_.back().get() + used_;
+  std::memcpy(at, text.data(), text.size());
+  used_ += text.size();
+  room_ -= text.size();
+  bytes_ += text.size();
+  const std::string_view kept(at, text.size());
+  const uint32_t id = static_cast<uint32_t>(texts_.size());
+  texts_.push_back(kept);
+  ids_.emplace(kept, id);
+  return id;
+}
 
 void StatsTaker::Take(const TakenGraphs& taken) {
   FileText* file;
@@ -89,17 +131,43 @@ void StatsTaker::Take(const TakenGraphs& taken) {
     return;
   }
   if (graphs.empty()) return;
-  // Made in a string each thread keeps, then copied to a block of its size:
-  // a block grown in place moved its text at each doubling, in fresh
-  // memory. The graphs are dropped as their text is made.
+  // Made in a string each thread keeps, then kept as each graph's own
+  // fields and the rest, shared: a block grown in place moved its text at
+  // each doubling, in fresh memory. The graphs are dropped as their text is
+  // made.
   thread_local std::string scratch;
+  thread_local std::vector<size_t> ends;
   scratch.clear();
   Block& block = file->blocks.emplace_back();
-  block.graphs = graphs.size();
   AppendGraphTexts(graphs.data(), graphs.size(), file->label, json_, top_, /*drop=*/true,
-                   &scratch, &block.escaped);
-  block.text = scratch;
+                   &scratch, &block.escaped, &ends);
   std::vector<Graph>().swap(graphs);
+  const std::string_view made = scratch;
+  size_t head_bytes = 0;
+  for (size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
+    head_bytes += SharedFrom(made.substr(begin, ends[i] - begin), json_);
+  }
+  block.heads.reserve(head_bytes);
+  block.head_ends.reserve(ends.size());
+  block.rests.reserve(ends.size());
+  for (size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
+    const std::string_view text = made.substr(begin, ends[i] - begin);
+    const size_t head = SharedFrom(text, json_);
+    block.heads += text.substr(0, head);
+    block.head_ends.push_back(static_cast<uint32_t>(block.heads.size()));
+    block.rests.push_back(file->rests.Add(text.substr(head)));
+  }
+}
+
+size_t StatsTaker::held_bytes() const {
+  size_t bytes = 0;
+  for (const auto& [source, file] : files_) {
+    bytes += file.rests.bytes();
+    for (const Block& block : file.blocks) {
+      bytes += block.heads.size() + 8 * block.head_ends.size();
+    }
+  }
+  return bytes;
 }
 
 absl::Status StatsTaker::Write(const Dump& dump, StatsJsonWriter* json, std::string* text,
@@ -109,17 +177,19 @@ absl::Status StatsTaker::Write(const Dump& dump, StatsJsonWriter* json, std::str
     if (it == files_.end()) continue;
     FileText& file = it->second;
     for (Block& block : file.blocks) {
-      if (json != nullptr) {
-        json->AddGraphText(block.text, block.graphs, block.escaped);
-      } else {
-        if (!text->empty()) {
-          if (absl::Status st = out->Write(*text); !st.ok()) return st;
-          text->clear();
+      const std::string_view heads = block.heads;
+      for (size_t i = 0, begin = 0; i < block.head_ends.size(); begin = block.head_ends[i++]) {
+        const std::string_view head = heads.substr(begin, block.head_ends[i] - begin);
+        // The JSON writer writes into `*text`: the rest follows its graph.
+        if (json != nullptr) {
+          json->AddGraphText(head, 1, block.escaped);
+        } else {
+          *text += head;
         }
-        if (absl::Status st = out->Write(block.text); !st.ok()) return st;
+        *text += file.rests[block.rests[i]];
+        if (absl::Status st = Flush(text, out); !st.ok()) return st;
       }
-      std::string().swap(block.text);
-      if (absl::Status st = Flush(text, out); !st.ok()) return st;
+      block = Block();
     }
     std::vector<Graph>& graphs = file.kept;
     for (size_t begin = 0, end = 0; begin < graphs.size(); begin = end) {
