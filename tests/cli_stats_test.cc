@@ -81,7 +81,7 @@ TEST(CliStats, ParseErrorIsPositionedWithCaretAndExit2) {
 // RenderStatsText (or StatsToJson) over the whole report, written at once.
 TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
   const std::string dir = ::testing::TempDir() + "/stats_in_pieces";
-  std::filesystem::create_directories(dir);
+  std::filesystem::create_directories(dir + "/more");
   // Over two pieces of 4 MiB: `stats` takes its graphs a piece at a time.
   std::string fx;
   for (int i = 0; i < 50000; ++i) {
@@ -94,6 +94,11 @@ TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
         i);
   }
   WriteTempFile("stats_in_pieces/graphs.py", fx);
+  // More such files than jobs: a thread waiting for the text of one file's
+  // graphs may load another file and take its graphs.
+  WriteTempFile("stats_in_pieces/more/graphs.py", fx);
+  WriteTempFile("stats_in_pieces/more/graphs_2.py", fx);
+  WriteTempFile("stats_in_pieces/more/graphs_3.py", fx);
   WriteTempFile("stats_in_pieces/metrics.txt", testing::ReadTestdata("resnet18-xla5430/openxla/metrics.txt"));
   WriteTempFile("stats_in_pieces/notes.txt", "not a dump\n");
   absl::StatusOr<Dump> dump = LoadDump(dir, LoadOptions{});
@@ -101,7 +106,7 @@ TEST(CliStats, TextWrittenInPiecesIsTheWholeReport) {
   StatsReport whole;
   cli::AddStats(*dump, dir, &whole);
   ASSERT_GT(fx.size(), size_t{9} << 20);
-  ASSERT_EQ(whole.graphs.size(), 50000u);
+  ASSERT_EQ(whole.graphs.size(), 200000u);
   ASSERT_EQ(whole.metrics.size(), 1u);
   ASSERT_EQ(whole.skipped.size(), 1u);
   const std::string expected = RenderStatsText(whole);

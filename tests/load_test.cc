@@ -3,6 +3,7 @@
 // LoadDump on files and directories: classification, skips, errors, order,
 // limits, symbolic links.
 #include <filesystem>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <string>
@@ -232,6 +233,14 @@ TEST(LoadDump, TakenGraphsAreTheDumpsGraphs) {
     LoadOptions options;
     options.threads = threads;
     options.take_graphs = [&](const TakenGraphs& t) {
+      // The load's threads run the callee's tasks, each once (outside the
+      // lock: the calling thread may take another file's graphs meanwhile).
+      EXPECT_TRUE(static_cast<bool>(t.run));
+      if (t.run) {
+        std::vector<std::atomic<int>> ran(5);
+        t.run(ran.size(), [&](size_t i) { ++ran[i]; });
+        for (const std::atomic<int>& r : ran) EXPECT_EQ(r.load(), 1);
+      }
       std::lock_guard<std::mutex> lock(mu);
       const std::string source(t.source);
       EXPECT_FALSE(ended[source]) << source << ": a call after the last";

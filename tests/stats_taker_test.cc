@@ -7,6 +7,7 @@
 // another and whatever their names hold.
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,14 +46,18 @@ std::vector<Graph> DistinctGraphs() {
 std::string TakenReport(const std::vector<Graph>& graphs, const std::vector<size_t>& batches,
                         size_t voided, bool json, size_t* held) {
   cli::StatsTaker taker("dump", json, /*top=*/0);
+  // The load's threads, as LoadDump lends them: here, in reverse order.
+  const TakenGraphs::Runner run = [](size_t n, const std::function<void(size_t)>& task) {
+    for (size_t i = n; i-- > 0;) task(i);
+  };
   auto take = [&](size_t begin, size_t end, bool last) {
     std::vector<Graph> batch(graphs.begin() + begin, graphs.begin() + end);
-    TakenGraphs taken{"f.txt", "dump/f.txt", &batch, /*restart=*/false, last};
+    TakenGraphs taken{"f.txt", "dump/f.txt", &batch, /*restart=*/false, last, run};
     taker.Take(taken);
   };
   if (voided > 0) {
     take(0, voided, false);
-    TakenGraphs restart{"f.txt", "dump/f.txt", nullptr, /*restart=*/true, false};
+    TakenGraphs restart{"f.txt", "dump/f.txt", nullptr, /*restart=*/true, false, run};
     taker.Take(restart);
   }
   size_t begin = 0;

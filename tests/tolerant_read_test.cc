@@ -601,7 +601,9 @@ TEST(TolerantRead, AStreamedSaveFileIsSurveyedAsItIsParsed) {
         ASSERT_EQ(testing::ModelText(*streamed) + AllWarnings(streamed->warnings), expected)
             << pieces << " pieces, " << wave << " a wave";
         // The file's own text is read once, in pieces.
-        if (!stripped) EXPECT_EQ(restarts, 0u) << pieces << " pieces, " << wave << " a wave";
+        if (!stripped) {
+          EXPECT_EQ(restarts, 0u) << pieces << " pieces, " << wave << " a wave";
+        }
       }
     }
   }

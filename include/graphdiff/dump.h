@@ -94,6 +94,14 @@ struct TakenGraphs {
   // pieces before) end with these. A file handed out in one call has only
   // this one.
   bool last = false;
+  // Runs task(0) .. task(n - 1) on the load's threads (the calling one
+  // included) and returns when all are done: for the callee's own work on
+  // the graphs, such as making their report, without threads of its own.
+  // While it waits, the calling thread may run other work of the load,
+  // take_graphs calls for other files included: hold no lock across it, and
+  // keep no state in the thread. Set by LoadDump; may be empty elsewhere.
+  using Runner = std::function<void(size_t n, const std::function<void(size_t)>& task)>;
+  Runner run;
 };
 
 // Limits and behaviour of loading. Defaults suit real dumps; docs/hardening.md

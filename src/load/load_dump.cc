@@ -160,11 +160,13 @@ class Loader {
     if (take) {
       stream.take = [&](std::vector<Graph>& graphs) {
         const size_t n = graphs.size();
-        options_.take_graphs(TakenGraphs{item.rel, item.source, &graphs, false, false});
+        options_.take_graphs(
+            TakenGraphs{item.rel, item.source, &graphs, false, false, runner.run});
         Report(LoadPhase::kParsing, [&](LoadProgress& p) { p.graphs += n; });
       };
       stream.restart = [&] {
-        options_.take_graphs(TakenGraphs{item.rel, item.source, nullptr, true, false});
+        options_.take_graphs(
+            TakenGraphs{item.rel, item.source, nullptr, true, false, runner.run});
       };
     }
     absl::StatusOr<ParsedText> parsed =
@@ -178,7 +180,8 @@ class Loader {
       p.graphs += parsed->graphs.size();
     });
     if (take) {
-      options_.take_graphs(TakenGraphs{item.rel, item.source, &parsed->graphs, false, true});
+      options_.take_graphs(
+          TakenGraphs{item.rel, item.source, &parsed->graphs, false, true, runner.run});
       parsed->graphs.clear();
     }
     DumpFile file;

@@ -26,9 +26,14 @@ unsigned StatsThreads() {
 // on all. With `drop`, each graph is emptied once its text is made, on the
 // thread that made it: freeing a piece's graphs on one thread kept the
 // others waiting. With `ends`, where each graph's text ends in `*out`.
+// The shares run on `run` (the load's threads) when it is set: a thread
+// started for each batch flushed its cache of freed memory as it ended,
+// and that consolidation was a twentieth of a save file of small records
+// on two threads.
 void AppendGraphTexts(Graph* graphs, size_t n, const std::string& source, bool json,
                       size_t top, bool drop, std::string* out, bool* escaped,
-                      std::vector<size_t>* ends = nullptr) {
+                      std::vector<size_t>* ends = nullptr,
+                      const TakenGraphs::Runner* run = nullptr) {
   const size_t shares = std::max<size_t>(1, std::min<size_t>(StatsThreads(), n / 256));
   std::vector<std::string> parts(shares);
   std::vector<char> part_escaped(shares, 0);
@@ -47,10 +52,15 @@ void AppendGraphTexts(Graph* graphs, size_t n, const std::string& source, bool j
     }
     part_escaped[t] = e;
   };
-  std::vector<std::thread> helpers;
-  for (size_t t = 1; t < shares; ++t) helpers.emplace_back(make, t);
-  make(0);
-  for (std::thread& h : helpers) h.join();
+  if (run != nullptr && *run) {
+    // Share 0 writes into `*out`, which the caller's thread may hold warm.
+    (*run)(shares, [&](size_t t) { make(t); });
+  } else {
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < shares; ++t) helpers.emplace_back(make, t);
+    make(0);
+    for (std::thread& h : helpers) h.join();
+  }
   for (size_t t = 0; t < shares; ++t) {
     if (t > 0) {
       if (ends != nullptr) {
@@ -131,17 +141,19 @@ void StatsTaker::Take(const TakenGraphs& taken) {
     return;
   }
   if (graphs.empty()) return;
-  // Made in a string each thread keeps, then kept as each graph's own
-  // fields and the rest, shared: a block grown in place moved its text at
-  // each doubling, in fresh memory. The graphs are dropped as their text is
-  // made.
-  thread_local std::string scratch;
-  thread_local std::vector<size_t> ends;
-  scratch.clear();
+  // Made in a scratch string, then kept as each graph's own fields and the
+  // rest, shared: a block grown in place moved its text at each doubling,
+  // in fresh memory. The graphs are dropped as their text is made. The
+  // scratch is sized once, as the last batch's was, and is not a thread's
+  // own: waiting for its shares, this thread may take another file's graphs.
+  std::string scratch;
+  scratch.reserve(scratch_bytes_.load(std::memory_order_relaxed));
+  std::vector<size_t> ends;
   Block& block = file->blocks.emplace_back();
   AppendGraphTexts(graphs.data(), graphs.size(), file->label, json_, top_, /*drop=*/true,
-                   &scratch, &block.escaped, &ends);
+                   &scratch, &block.escaped, &ends, &taken.run);
   std::vector<Graph>().swap(graphs);
+  scratch_bytes_.store(scratch.size(), std::memory_order_relaxed);
   const std::string_view made = scratch;
   size_t head_bytes = 0;
   for (size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {

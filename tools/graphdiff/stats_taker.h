@@ -102,6 +102,7 @@ class StatsTaker {
   std::mutex mu_;
   std::map<std::string, FileText> files_;  // by DumpFile::source; nodes stay put
   std::atomic<size_t> graphs_{0};
+  std::atomic<size_t> scratch_bytes_{0};  // the last batch's text
 };
 
 }  // namespace graphdiff::cli
