@@ -53,7 +53,8 @@ void AppendGraphTexts(Graph* graphs, size_t n, const std::string& source, bool j
     part_escaped[t] = e;
   };
   if (run != nullptr && *run) {
-    // Share 0 writes into `*out`, which the caller's thread may hold warm.
+    // Share 0 writes into `*out`, the others into their parts, on
+    // whichever threads run them.
     (*run)(shares, [&](size_t t) { make(t); });
   } else {
     std::vector<std::thread> helpers;
