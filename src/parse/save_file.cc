@@ -784,6 +784,15 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
   return whole_file();
 }
 
+// ParsePieces of the pieces the runner cuts `text` into, all at once.
+absl::StatusOr<std::vector<Graph>> ParseInPieces(std::string_view text, std::string_view source,
+                                                 const ParseOptions& options,
+                                                 std::vector<Diagnostic>* warnings,
+                                                 const TaskRunner& runner, bool* strip) {
+  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsCutLine);
+  return ParsePieces(text, source, options, warnings, runner, pieces, nullptr, strip);
+}
+
 }  // namespace
 
 std::vector<size_t> SaveFileCuts(std::string_view text, size_t pieces) {
@@ -795,8 +804,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
                                                          const TaskRunner& runner) {
-  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsCutLine);
-  return ParsePieces(text, source, options, warnings, runner, pieces, nullptr, nullptr);
+  return ParseInPieces(text, source, options, warnings, runner, nullptr);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
@@ -807,13 +815,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
                                                          const GraphStream& stream,
                                                          bool* strip) {
   const size_t count = StreamPieceCount(text, runner);
-  if (count < 2) {
-    if (strip != nullptr && HoldsLogPrefixes(text, runner)) {
-      *strip = true;
-      return std::vector<Graph>();
-    }
-    return ParseSaveFileParallel(text, source, options, warnings, runner);
-  }
+  if (count < 2) return ParseInPieces(text, source, options, warnings, runner, strip);
   TextPieces pieces = CutTextUnnumbered(text, count, options, IsCutLine);
   return ParsePieces(text, source, options, warnings, runner, pieces, &stream, strip);
 }

@@ -156,18 +156,19 @@ void StatsTaker::Take(const TakenGraphs& taken) {
   std::vector<Graph>().swap(graphs);
   scratch_bytes_.store(scratch.size(), std::memory_order_relaxed);
   const std::string_view made = scratch;
-  size_t head_bytes = 0;
-  for (size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
-    head_bytes += SharedFrom(made.substr(begin, ends[i] - begin), json_);
-  }
-  block.heads.reserve(head_bytes);
+  // Where each graph's own fields end in `heads`, first: `heads` is then
+  // sized once.
   block.head_ends.reserve(ends.size());
+  for (size_t i = 0, begin = 0, held = 0; i < ends.size(); begin = ends[i++]) {
+    held += SharedFrom(made.substr(begin, ends[i] - begin), json_);
+    block.head_ends.push_back(static_cast<uint32_t>(held));
+  }
+  block.heads.reserve(block.head_ends.empty() ? 0 : block.head_ends.back());
   block.rests.reserve(ends.size());
   for (size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
     const std::string_view text = made.substr(begin, ends[i] - begin);
-    const size_t head = SharedFrom(text, json_);
+    const size_t head = block.head_ends[i] - block.heads.size();
     block.heads += text.substr(0, head);
-    block.head_ends.push_back(static_cast<uint32_t>(block.heads.size()));
     block.rests.push_back(file->rests.Add(text.substr(head)));
   }
 }
