@@ -157,6 +157,26 @@ TEST(ParseParallelTest, WarningsAndTheirTallyMatch) {
   }
 }
 
+TEST(ParseParallelTest, WarningsThatNameALineNameTheRightOne) {
+  // A piece is parsed before the line it starts at is known when another
+  // piece of its wave comes first: its warnings' words must still name the
+  // file's lines ("the IR block opened on line 5").
+  std::string record = Read("fixtures/ir/xla_new_root_hashes.txt");
+  std::string text;
+  for (int i = 0; i < 12; ++i) {
+    text += record;
+    text += "[ScheduleSyncTensorsGraph]\nIR {\n  %0 = f32[4]{0} xla::device_data()\n";
+    if (i % 4 == 1) text += fmt::format("  %1 = f32[4]{{0}} aten::relu(%0), ROOT=0\n");
+  }
+  text += record;
+  std::vector<Diagnostic> warnings;
+  ASSERT_TRUE(ParseSaveFile(text, "s.txt", {}, &warnings).ok());
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_NE(warnings.back().message.find("opened on line"), std::string::npos)
+      << warnings.back().message;
+  ExpectSameForEveryCut(text);
+}
+
 TEST(ParseParallelTest, ErrorsAndLimitsAreTheWholeFileOnes) {
   std::string record = Read("fixtures/ir/xla_new_root_hashes.txt");
   std::string text = record + record + "[ScheduleSyncTensorsGraph]\nIR {\n  %0 = nonsense\n}\n" +

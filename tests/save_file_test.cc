@@ -1,4 +1,5 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -372,15 +373,19 @@ std::string GraphBody(const Graph& g) {
   return out;
 }
 
+// A record body of two nodes, which draws no warning.
+constexpr char kReluBlock[] =
+    "IR {\n"
+    "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
+    "  %1 = f32[4,8]{1,0} aten::relu(%0), location=fwd@m.py:3, ROOT=0\n"
+    "}\n";
+
 // The records of a save file are read through one cache of strings, tails
 // and types (IrBlockCache): each must still parse as it does alone, with
 // its own outputs, and a tag that draws a warning draws it in every record.
 TEST(SaveFileTest, RecordsReadThroughOneCacheParseAsEachAlone) {
   const std::vector<std::string> blocks = {
-      "IR {\n"
-      "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
-      "  %1 = f32[4,8]{1,0} aten::relu(%0), location=fwd@m.py:3, ROOT=0\n"
-      "}\n",
+      kReluBlock,
       "IR {\n"
       "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
       "  %1 = (f32[4,8]{1,0}, s64[4]{0}) aten::max(%0), dim=1, oddtag\n"
@@ -415,6 +420,67 @@ TEST(SaveFileTest, RecordsReadThroughOneCacheParseAsEachAlone) {
     odd += d.message.find("not key=value: 'oddtag'") != std::string::npos;
   }
   EXPECT_EQ(odd, 5u);  // the records of blocks 1 and 2
+}
+
+// A body seen before (not just before: that one folds) is copied from its
+// first parse, moved to its own lines; one whose parse warned is parsed
+// again, and warns again.
+TEST(SaveFileTest, ABodySeenBeforeIsItsFirstParseOnItsOwnLines) {
+  const std::vector<std::string> blocks = {
+      kReluBlock,
+      "IR {\n"
+      "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
+      "  %1 = (f32[4,8]{1,0}, s64[4]{0}) aten::max(%0), dim=1\n"
+      "  %2 = f32[4,8]{1,0} aten::add(%0, %1.0), ROOT=1\n"
+      "  %3 = s64[4]{0} aten::neg(%1.1), ROOT=0\n"
+      "}\n",
+      "IR {\n"
+      "  %0 = f32[4,8]{1,0} xla::device_data(), xla_shape=f32[4,8]{1,0}, device=CPU:0\n"
+      "  ...\n"
+      "  %5 = f32[4,8]{1,0} aten::relu(%0), ROOT=0\n"
+      "}\n",
+  };
+  // A body that starts as a kept one does and goes on differently.
+  const std::string relu = kReluBlock;
+  const std::string longer = relu.substr(0, relu.size() - 2) +
+                             "  %2 = f32[4,8]{1,0} aten::neg(%1), ROOT=1\n}\n";
+  std::vector<std::string> all = blocks;
+  all.push_back(longer);
+  const std::vector<size_t> order = {0, 1, 0, 2, 1, 3, 0, 2, 3, 1, 0};
+  std::string text;
+  std::vector<uint32_t> ir_lines;
+  uint32_t line = 1;
+  for (size_t i = 0; i < order.size(); ++i) {
+    // Stacks of several lengths, so that lines move by different amounts.
+    const std::string header = fmt::format(
+        "[ScheduleSyncTensorsGraph]\nTensorsGraphInfo:\n{}\n## BEGIN_GRAPH\n",
+        fmt::join(std::vector<std::string>(i % 3 + 1, "  step (train.py:7)"), "\n"));
+    text += header;
+    line += static_cast<uint32_t>(std::count(header.begin(), header.end(), '\n'));
+    ir_lines.push_back(line);
+    text += all[order[i]] + "\n";
+    line += static_cast<uint32_t>(std::count(all[order[i]].begin(), all[order[i]].end(), '\n')) + 1;
+  }
+  std::vector<Diagnostic> warnings;
+  std::vector<Graph> gs = MustParse(text, &warnings);
+  ASSERT_EQ(gs.size(), order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    SCOPED_TRACE(i);
+    // The block alone, on the lines it has in the file.
+    absl::StatusOr<Graph> alone =
+        ParseIrText(std::string(ir_lines[i] - 1, '\n') + all[order[i]], "alone.txt");
+    ASSERT_TRUE(alone.ok()) << alone.status().message();
+    EXPECT_EQ(GraphBody(gs[i]), GraphBody(*alone));
+    EXPECT_EQ(gs[i].partial, alone->partial);
+    EXPECT_EQ(gs[i].source.last_line, alone->source.last_line);
+    ASSERT_EQ(gs[i].nodes.size(), alone->nodes.size());
+    for (size_t k = 0; k < gs[i].nodes.size(); ++k) {
+      EXPECT_EQ(gs[i].nodes[k].line, alone->nodes[k].line) << "node " << k;
+    }
+  }
+  size_t elisions = 0;
+  for (const Diagnostic& d : warnings) elisions += d.message.find("elision") != std::string::npos;
+  EXPECT_EQ(elisions, 2u);  // block 2 is in the file twice
 }
 
 // A block's vectors are sized by its own node lines: blocks indented under

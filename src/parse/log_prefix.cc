@@ -199,20 +199,6 @@ bool IsLoggerName(std::string_view w) {
 // LogPrefixLength without a torchrun tag in front.
 size_t UntaggedPrefixLength(std::string_view s);
 
-// Whether a log prefix or a rank tag may start with `c`: a bracket (a tag,
-// a bracketed time or rank), a digit (a date or time), or the first letter
-// of a glog header (`I1205`) or a Python level (`INFO:`, `CRITICAL:`,
-// `TRACE:`). A save file's `## BEGIN_GRAPH`, `Hashes:` and `}` lines are
-// then passed over without a look.
-bool MayStartPrefix(char c) {
-  switch (c) {
-    case '[': case 'I': case 'W': case 'E': case 'F': case 'V': case 'D': case 'C': case 'T':
-      return true;
-    default:
-      return IsDigit(c);
-  }
-}
-
 }  // namespace
 
 // torchrun tags each line a worker writes, and a worker that logs writes
@@ -222,7 +208,7 @@ bool MayStartPrefix(char c) {
 // own (`[rank0]:Metric: CompileTime`), but a header right after it, with no
 // space between them, was read as the dump's text.
 size_t LogPrefixLength(std::string_view s) {
-  if (s.empty() || !MayStartPrefix(s[0])) return 0;
+  if (s.empty() || !MayStartLogPrefix(s[0])) return 0;
   if (const size_t tag = TorchrunTagLength(s); tag > 0 && tag < s.size()) {
     if (const size_t header = UntaggedPrefixLength(s.substr(tag)); header > 0) {
       return tag + header;
@@ -347,17 +333,29 @@ std::string_view LineAt(std::string_view text, size_t start) {
 
 }  // namespace
 
+void LogPrefixCount::AddCandidate(std::string_view line) {
+  for (size_t k = 0; k < kSeen; ++k) {
+    if (seen_[k].size() == line.size() && seen_[k] == line) {
+      tagged += seen_tagged_[k];
+      return;
+    }
+  }
+  if (LogPrefixLength(line) > 0) {
+    any = true;
+    return;
+  }
+  const bool tag = RankTagLength(line) > 0;
+  tagged += tag;
+  seen_[next_seen_] = line;
+  seen_tagged_[next_seen_] = tag;
+  next_seen_ = (next_seen_ + 1) % kSeen;
+}
+
 LogPrefixCount CountLogPrefixes(std::string_view piece) {
   LogPrefixCount out;
   ForEachUnindentedLine(piece, [&](size_t start) {
-    if (!MayStartPrefix(piece[start])) return true;
-    const std::string_view line = LineAt(piece, start);
-    if (LogPrefixLength(line) > 0) {
-      out.any = true;
-      return false;
-    }
-    out.tagged += RankTagLength(line) > 0;
-    return true;
+    if (MayStartLogPrefix(piece[start])) out.AddLine(LineAt(piece, start));
+    return !out.any;
   });
   return out;
 }

@@ -29,6 +29,20 @@ struct TaskRunner;
 // `[default0]:` tags are anchors too.
 size_t LogPrefixLength(std::string_view line);
 
+// Whether a log prefix or a rank tag may start with `c`: a bracket (a tag,
+// a bracketed time or rank), a digit (a date or time), or the first letter
+// of a glog header (`I1205`) or a Python level (`INFO:`, `CRITICAL:`,
+// `TRACE:`). A save file's `## BEGIN_GRAPH`, `Hashes:` and `}` lines are
+// then passed over without a look.
+inline bool MayStartLogPrefix(char c) {
+  switch (c) {
+    case '[': case 'I': case 'W': case 'E': case 'F': case 'V': case 'D': case 'C': case 'T':
+      return true;
+    default:
+      return c >= '0' && c <= '9';
+  }
+}
+
 // `text` with every line's log prefix removed. A file whose lines nearly all
 // (90%) start with a bare rank tag (`[3] `) has those removed instead. Returns `text` itself (no
 // copy) when no line has one; otherwise the stripped copy lives in
@@ -83,6 +97,24 @@ struct LogPrefixCount {
     any = any || other.any;
     tagged += other.tagged;
   }
+  // Counts one line, without its line break: the survey of a parser that
+  // reads every line anyway costs it no pass of its own over the text. An
+  // indented line has no prefix; most others are passed over on their first
+  // byte.
+  void AddLine(std::string_view line) {
+    if (!line.empty() && MayStartLogPrefix(line[0])) AddCandidate(line);
+  }
+
+ private:
+  void AddCandidate(std::string_view line);
+  // The last few lines looked at that had no prefix, and whether each had
+  // a rank tag: a save file's records repeat their header lines
+  // (`[ScheduleSyncTensorsGraph]`, `IR {`), each looked into once. Views
+  // into the text being counted.
+  static constexpr size_t kSeen = 4;
+  std::string_view seen_[kSeen];
+  bool seen_tagged_[kSeen] = {};
+  size_t next_seen_ = 0;
 };
 LogPrefixCount CountLogPrefixes(std::string_view piece);
 LogPrefixSurvey ConcludeSurvey(std::string_view text, const LogPrefixCount& count);

@@ -11,11 +11,14 @@
 #define GRAPHDIFF_SRC_PARSE_PARSE_PARALLEL_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "graphdiff/graph.h"
 #include "graphdiff/parse.h"
 
 namespace graphdiff {
@@ -116,17 +119,29 @@ TextPieces CutText(std::string_view text, const ParseOptions& options, const Tas
                    CutLine is_cut);
 // Cuts `text` into at most `pieces` pieces without counting lines ahead:
 // only first_line[0] is known (1). A parse of waves of pieces numbers each
-// wave with NumberWave, and the piece after a wave starts where the wave's
-// last piece ended, which its parse tells. A streamed parse on one thread
-// (a wave of one piece) counts no line twice: the count was a pass of its
+// wave's pieces as their parses tell where the piece before ended
+// (kUnnumbered below), and the piece after a wave starts where the wave's
+// last piece ended. No line is counted twice: the count was a pass of its
 // own over a text too big for the cache, a tenth of reading a log of FX
 // graphs.
 TextPieces CutTextUnnumbered(std::string_view text, size_t pieces, const ParseOptions& options,
                              CutLine is_cut);
-// first_line of pieces first + 1 .. first + m - 1, counted on the runner's
-// threads; first_line[first] must be known.
-void NumberWave(std::string_view text, size_t first, size_t m, const TaskRunner& runner,
-                TextPieces* pieces);
+// How a parse of waves of pieces numbers them (CutTextUnnumbered): the
+// pieces of a wave after its first are parsed numbered from line 1, and
+// moved to their lines (ShiftLines, ShiftWarnings) once the piece before
+// each has told where it ended. A count ahead was a pass over the piece on
+// one thread while the others waited, a tenth of reading a save file of
+// small records on two. A piece with a warning that names a line in its
+// words ("the IR block opened on line 12") is parsed again from its line
+// instead.
+constexpr uint32_t kUnnumbered = 1;
+// Moves graphs parsed numbered from line 1 `delta` lines on: their nodes'
+// and sources' lines (a line 0, none known, stays 0).
+void ShiftLines(absl::Span<Graph> graphs, uint32_t delta);
+// Moves warnings' lines as ShiftLines moves graphs'; false, and nothing
+// moved, when a warning's message names a line: every parser's message
+// that does says `line N` ("first defined on line 7", "(line 12)").
+bool ShiftWarnings(absl::Span<Diagnostic> warnings, uint32_t delta);
 // How many pieces a streamed parse cuts `text` into: pieces of about
 // runner.min_piece_bytes; under 2, the text is not streamed.
 size_t StreamPieceCount(std::string_view text, const TaskRunner& runner);

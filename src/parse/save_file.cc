@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -180,7 +181,19 @@ class SaveFileParser {
   // The first piece's graph list is sized for its piece, not for the file.
   void SizeForPieceOnly() { piece_span_only_ = true; }
   // After RunPiece succeeded, the number of the line after the piece.
-  uint32_t next_line() const { return lines_.next_line(); }
+  uint32_t next_line() const { return lines_.next_line() + line_shift_; }
+  // After RunPiece succeeded on a piece numbered from kUnnumbered, moves
+  // its lines `delta` on (parse_parallel.h: ShiftLines).
+  void ShiftLines(uint32_t delta) {
+    graphdiff::ShiftLines(absl::MakeSpan(graphs_), delta);
+    line_shift_ += delta;
+  }
+  // Counts the log prefixes and rank tags of the lines parsed into `*count`
+  // (the survey StripLogPrefixes would make first, made as the lines are
+  // read, while they are in the cache): a record body that folds into the
+  // one before holds what that one held. The parse stops, cancelled, at
+  // the first prefix; it fails or succeeds as it would without the count.
+  void CountPrefixes(LogPrefixCount* count) { prefixes_ = count; }
 
   // What the records of a piece need from each other when pieces are joined.
   std::vector<Graph>& graphs() { return graphs_; }
@@ -210,6 +223,16 @@ class SaveFileParser {
   void Warn(uint32_t line, std::string_view message) {
     AddWarning(warnings_, options_.max_warnings, source_, line, 1, message);
   }
+  // Reads the next line, counting it for the survey.
+  bool NextLine(std::string_view* line) {
+    if (!lines_.Next(line)) return false;
+    if (prefixes_ != nullptr) prefixes_->AddLine(*line);
+    return true;
+  }
+  // Counts the lines of `text`, passed over without NextLine.
+  void CountSkipped(std::string_view text) {
+    if (prefixes_ != nullptr) prefixes_->Add(CountLogPrefixes(text));
+  }
   // Restarts line reading at byte `offset`, whose line number is `line`.
   void Seek(size_t offset, uint32_t line) {
     base_ = offset;
@@ -219,6 +242,21 @@ class SaveFileParser {
   absl::Status ParseDelimitedBody(std::string_view first, size_t offset, uint32_t line);
   // Folds the record into the previous one when body and header match.
   bool FoldIntoPrevious(std::string_view body);
+  // A training run's records repeat a few graphs, step after step, with
+  // others between them (forward, backward, optimizer): a body parsed
+  // before is copied, not parsed again. The bodies kept are views of the
+  // text whose parse warned of nothing, each with its graph in graphs_.
+  struct ParsedBody {
+    std::string_view body;
+    size_t graph = 0;
+    uint32_t first_line = 0;  // its `IR {` line
+    uint32_t last_line = 0;   // its `}` line
+  };
+  // The kept body that `text_` repeats at `offset`, or null.
+  const ParsedBody* SeenBody(size_t offset) const;
+  void KeepBody(const ParsedBody& body);
+  // graphs_[seen.graph]'s nodes, moved to a body whose `IR {` is `line`.
+  Graph CopyGraph(const ParsedBody& seen, uint32_t line);
   // Sizes the graph list once, from the first record's bytes, for the
   // records of the text still to come (of the whole file, in the first
   // piece, which the join keeps). Grown a graph at a time, the list moved
@@ -246,6 +284,8 @@ class SaveFileParser {
   std::vector<Diagnostic>* warnings_;
   LineReader lines_{std::string_view()};
   size_t base_ = 0;
+  uint32_t line_shift_ = 0;
+  LogPrefixCount* prefixes_ = nullptr;
 
   std::vector<Graph> graphs_;
   // The records' graphs share one pool (ParseIrBlock), as an HLO text's
@@ -274,6 +314,12 @@ class SaveFileParser {
   std::string_view prev_body_;
   static constexpr uint32_t kUncounted = std::numeric_limits<uint32_t>::max();
   uint32_t prev_body_lines_ = kUncounted;  // line breaks in prev_body_
+  // Few enough that a record matching none costs little more than a
+  // comparison of each one's first line or two.
+  static constexpr size_t kKeptBodies = 8;
+  ParsedBody kept_bodies_[kKeptBodies];
+  size_t kept_count_ = 0;
+  size_t next_kept_ = 0;
 
   // Piece mode (RunPiece): the first record it parsed, and whether a record
   // was skipped before it, for folding across the cut.
@@ -314,6 +360,37 @@ const SaveFileParser::RecordFrames& SaveFileParser::FramesOf(
     if (user != frames.end()) it->second.user = *user;
   }
   return it->second;
+}
+
+const SaveFileParser::ParsedBody* SaveFileParser::SeenBody(size_t offset) const {
+  const std::string_view rest = text_.substr(offset);
+  for (size_t k = 0; k < kept_count_; ++k) {
+    const std::string_view body = kept_bodies_[k].body;
+    if (rest.size() >= body.size() && std::memcmp(rest.data(), body.data(), body.size()) == 0) {
+      return &kept_bodies_[k];
+    }
+  }
+  return nullptr;
+}
+
+void SaveFileParser::KeepBody(const ParsedBody& body) {
+  kept_bodies_[next_kept_] = body;
+  next_kept_ = (next_kept_ + 1) % kKeptBodies;
+  kept_count_ = std::max(kept_count_, next_kept_ == 0 ? kKeptBodies : next_kept_);
+}
+
+Graph SaveFileParser::CopyGraph(const ParsedBody& seen, uint32_t line) {
+  const Graph& from = graphs_[seen.graph];
+  Graph g;
+  g.kind = from.kind;
+  g.strings = pool_.Share();
+  g.nodes = from.nodes;
+  g.types = from.types;
+  g.inputs = from.inputs;
+  g.outputs = from.outputs;
+  g.partial = from.partial;
+  for (Node& n : g.nodes) n.line = n.line - seen.first_line + line;
+  return g;
 }
 
 bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
@@ -394,8 +471,22 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
     Seek(offset + prev_body_.size(), line + prev_body_lines_);
     return absl::OkStatus();
   }
-  IrBlockEnd end;
   record_warn_begin_ = warnings_ ? warnings_->size() : 0;
+  if (const ParsedBody* seen = SeenBody(offset)) {
+    const ParsedBody copied = *seen;
+    Graph g = CopyGraph(copied, line);
+    const uint32_t last_line = copied.last_line - copied.first_line + line;
+    std::string_view body = text_.substr(offset, copied.body.size());
+    if (absl::Status s = AddGraphs(absl::MakeSpan(&g, 1), body, line, last_line); !s.ok()) {
+      return s;
+    }
+    Seek(offset + body.size(), last_line + 1);
+    return absl::OkStatus();
+  }
+  IrBlockEnd end;
+  // Whether the parse warned: a warning past the limit only counts.
+  const size_t warned = warnings_ ? warnings_->size() : 0;
+  const uint32_t counted = warned > 0 ? warnings_->back().count : 0;
   absl::StatusOr<Graph> g =
       ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end, &pool_, &cache_);
   if (!g.ok()) {
@@ -405,15 +496,30 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
     if (end.truncated && !graphs_.empty()) {
       Warn(line, "the last record is cut short (no closing '}'); it was skipped");
       ForgetRecord();
+      CountSkipped(text_.substr(offset));
       Seek(text_.size(), line);
       return absl::OkStatus();
     }
     return g.status();
   }
+  // A block that runs to the end of a piece, its nodes kept as a cut-short
+  // graph: the whole-file parse reads on into the next piece.
+  if (end.truncated && !last_piece_) {
+    return absl::AbortedError("an IR block runs past the end of its piece");
+  }
+  // The body needs no survey: ParseIrBlock takes an unindented line only
+  // when it starts with `%` or `}` (or is an elision), which no log prefix
+  // does; at any other it stops, and Loop reads that line next.
   std::string_view body = text_.substr(offset, end.offset - offset);
+  const bool quiet = warnings_ == nullptr ||
+                     (warnings_->size() == warned &&
+                      (warned == 0 || warnings_->back().count == counted));
+  const bool keep = quiet && !g->partial && !end.truncated;
+  const size_t index = graphs_.size();
   if (absl::Status s = AddGraphs(absl::MakeSpan(&*g, 1), body, line, end.line); !s.ok()) {
     return s;
   }
+  if (keep) KeepBody({body, index, line, end.line});
   Seek(end.offset, end.line + 1);
   return absl::OkStatus();
 }
@@ -426,7 +532,7 @@ absl::Status SaveFileParser::ParseDelimitedBody(std::string_view first, size_t o
   std::string_view l;
   while (true) {
     size_t next_offset = base_ + lines_.position();
-    if (!lines_.Next(&l)) break;
+    if (!NextLine(&l)) break;
     if (EndsBody(l)) {
       Seek(next_offset, lines_.line_number());
       break;
@@ -491,7 +597,8 @@ absl::Status SaveFileParser::Loop() {
   constexpr char kOrphan[] = "a trailing line of a record in an earlier piece";
   bool in_frames = false;
   std::string_view line;
-  while (lines_.Next(&line)) {
+  while (NextLine(&line)) {
+    if (prefixes_ != nullptr && prefixes_->any) return absl::CancelledError("a log prefix");
     uint32_t line_no = lines_.line_number();
     size_t offset = base_ + lines_.line_offset();
     if (in_frames) {
@@ -548,7 +655,7 @@ absl::Status SaveFileParser::Loop() {
       if (Orphan()) return absl::AbortedError(kOrphan);
       // Per-output sharding of an HLO record; not part of the graph model.
       bool closed = false;
-      while (!closed && lines_.Next(&line)) closed = StartsWith(line, "#OUTPUT_SHARDING_END");
+      while (!closed && NextLine(&line)) closed = StartsWith(line, "#OUTPUT_SHARDING_END");
       if (!closed && !last_piece_) {
         return absl::AbortedError("a sharding block runs past the end of its piece");
       }
@@ -576,7 +683,7 @@ class PieceJoiner {
 
   // Joins the next pieces onto those before; false when a piece's warnings
   // cannot be placed exactly.
-  bool Add(std::vector<SaveFileParser>& pieces,
+  bool Add(absl::Span<const std::unique_ptr<SaveFileParser>> pieces,
            const std::vector<std::vector<Diagnostic>>& piece_warnings);
 
   // The joined graphs no later piece can change, numbered and named: all of
@@ -599,10 +706,10 @@ class PieceJoiner {
   size_t begin_ = 0;
 };
 
-bool PieceJoiner::Add(std::vector<SaveFileParser>& pieces,
+bool PieceJoiner::Add(absl::Span<const std::unique_ptr<SaveFileParser>> pieces,
                       const std::vector<std::vector<Diagnostic>>& piece_warnings) {
   for (size_t p = 0; p < pieces.size(); ++p) {
-    SaveFileParser& piece = pieces[p];
+    SaveFileParser& piece = *pieces[p];
     std::vector<Graph>& local = piece.graphs();
     size_t skip = 0;
     size_t unsaid_begin = 0, unsaid_end = 0;  // warnings of a record not parsed
@@ -629,10 +736,17 @@ bool PieceJoiner::Add(std::vector<SaveFileParser>& pieces,
       // graph at a time instead, the list moved every graph again at each
       // doubling, on one core: a sixth of the parallel parse.
       size_t total = 0;
-      for (size_t q = p; q < pieces.size(); ++q) total += pieces[q].graphs().size();
+      for (size_t q = p; q < pieces.size(); ++q) total += pieces[q]->graphs().size();
       graphs_ = std::move(local);
       graphs_.reserve(total);
     } else {
+      // Room for the graphs of this piece and those after it at once:
+      // streamed, every wave starts from the last record's graphs kept from
+      // the wave before, and grown a graph at a time the list moved each
+      // graph again at every doubling.
+      size_t total = offset;
+      for (size_t q = p; q < pieces.size(); ++q) total += pieces[q]->graphs().size();
+      graphs_.reserve(total);
       for (size_t i = skip; i < local.size(); ++i) graphs_.push_back(std::move(local[i]));
     }
     if (!piece.has_record()) {
@@ -688,11 +802,14 @@ bool HoldsLogPrefixes(std::string_view text, const TaskRunner& runner) {
 // The pieces of `text` parsed on the runner's threads, a wave of
 // runner.pieces at a time when streamed (all at once otherwise), and
 // joined; the whole text in one piece when they cannot stand alone. With
-// `strip`, the text is the file's own, not StripLogPrefixes' copy: each
-// piece is surveyed for log prefixes by the task that parses it, just
-// before, while it is in the cache (a survey of the whole file first was a
-// pass of its own over it); a text that holds any sets *strip and gives no
-// graph (and voids those taken), to be read again from the copy.
+// `strip`, the text is the file's own, not StripLogPrefixes' copy: the
+// parse surveys it for log prefixes as it reads its lines
+// (SaveFileParser::CountPrefixes; a survey first was a pass of its own over
+// the file, which on one core cost as much as reading it from memory); a
+// text that holds any sets *strip and gives no graph (and voids those
+// taken), to be read again from the copy. A parse that fails may have
+// failed on a prefixed line it did not reach in the survey: the text is
+// then surveyed whole before the error stands.
 absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::string_view source,
                                                const ParseOptions& options,
                                                std::vector<Diagnostic>* warnings,
@@ -700,11 +817,19 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
                                                TextPieces& pieces,
                                                const GraphStream* stream, bool* strip) {
   auto whole_file = [&]() -> absl::StatusOr<std::vector<Graph>> {
-    if (strip != nullptr && HoldsLogPrefixes(text, runner)) {
+    if (strip == nullptr) return ParseSaveFile(text, source, options, warnings);
+    const size_t warned = warnings ? warnings->size() : 0;
+    LogPrefixCount count;
+    SaveFileParser parser(text, source, options, warnings);
+    parser.CountPrefixes(&count);
+    absl::StatusOr<std::vector<Graph>> graphs = parser.Run();
+    if (count.any || (graphs.ok() ? ConcludeSurvey(text, count).rank_tags
+                                  : HoldsLogPrefixes(text, runner))) {
+      if (warnings) warnings->resize(warned);
       *strip = true;
       return std::vector<Graph>();
     }
-    return ParseSaveFile(text, source, options, warnings);
+    return graphs;
   };
   const size_t n = pieces.count();
   if (n < 2 || IsBlank(text)) return whole_file();
@@ -722,28 +847,22 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
   for (size_t first = 0; first < n && whole; first += wave) {
     const size_t m = std::min(wave, n - first);
     std::vector<std::vector<Diagnostic>> piece_warnings(m);
-    std::vector<SaveFileParser> parsers;
-    parsers.reserve(m);
-    for (size_t p = 0; p < m; ++p) {
-      parsers.emplace_back(text, source, pieces.options,
-                           warnings ? &piece_warnings[p] : nullptr);
+    std::vector<std::unique_ptr<SaveFileParser>> parsers(m);
+    auto parse = [&](size_t p, uint32_t first_line, LogPrefixCount* count) {
+      parsers[p] = std::make_unique<SaveFileParser>(text, source, pieces.options,
+                                                    warnings ? &piece_warnings[p] : nullptr);
       // Streamed, no piece holds the whole file's graphs.
-      if (stream != nullptr) parsers.back().SizeForPieceOnly();
-    }
+      if (stream != nullptr) parsers[p]->SizeForPieceOnly();
+      if (count != nullptr) parsers[p]->CountPrefixes(count);
+      const size_t at = first + p;
+      return parsers[p]->RunPiece(pieces.bounds[at], pieces.bounds[at + 1], first_line,
+                                  at + 1 == n);
+    };
     std::vector<absl::Status> status(m);
     std::vector<LogPrefixCount> counts(m);
-    NumberWave(text, first, m, runner, &pieces);
     runner.run(m, [&](size_t p) {
-      const size_t at = first + p;
-      if (strip != nullptr) {
-        counts[p] = CountLogPrefixes(pieces.text(text, at));
-        if (counts[p].any) {
-          status[p] = absl::CancelledError("a log prefix");
-          return;
-        }
-      }
-      status[p] = parsers[p].RunPiece(pieces.bounds[at], pieces.bounds[at + 1],
-                                      pieces.first_line[at], at + 1 == n);
+      status[p] = parse(p, p == 0 ? pieces.first_line[first] : kUnnumbered,
+                        strip != nullptr ? &counts[p] : nullptr);
     });
     for (const LogPrefixCount& count : counts) prefixes.Add(count);
     if (prefixes.any) {
@@ -753,9 +872,21 @@ absl::StatusOr<std::vector<Graph>> ParsePieces(std::string_view text, std::strin
     }
     whole = std::all_of(status.begin(), status.end(),
                         [](const absl::Status& s) { return s.ok(); });
-    if (whole && first + m < n) pieces.first_line[first + m] = parsers[m - 1].next_line();
+    // The pieces after the first to their lines (parse_parallel.h:
+    // kUnnumbered); the prefix counts of the first parse stand.
+    for (size_t p = 1; p < m && whole; ++p) {
+      const uint32_t at = parsers[p - 1]->next_line();
+      pieces.first_line[first + p] = at;
+      if (ShiftWarnings(absl::MakeSpan(piece_warnings[p]), at - kUnnumbered)) {
+        parsers[p]->ShiftLines(at - kUnnumbered);
+      } else {
+        piece_warnings[p].clear();
+        whole = parse(p, at, nullptr).ok();
+      }
+    }
+    if (whole && first + m < n) pieces.first_line[first + m] = parsers[m - 1]->next_line();
     size_t total = joiner.joined();
-    for (SaveFileParser& parser : parsers) total += parser.graphs().size();
+    for (const auto& parser : parsers) total += parser->graphs().size();
     // Errors (and the graph limit) are reported as the whole-file parse
     // reports them: from where it stops.
     whole = whole && total <= options.max_graphs && joiner.Add(parsers, piece_warnings);

@@ -102,6 +102,24 @@ bool AllOk(const std::vector<absl::Status>& status) {
                      [](const absl::Status& s) { return s.ok(); });
 }
 
+// first_line of pieces first + 1 .. first + m - 1, counted on the runner's
+// threads; first_line[first] must be known.
+void NumberWave(std::string_view text, size_t first, size_t m, const TaskRunner& runner,
+                TextPieces* pieces) {
+  if (m < 2) return;
+  // Newlines counted piece by piece, at once; the wave's last piece is not
+  // counted: nothing in the wave starts after it.
+  std::vector<uint32_t> newlines(m - 1, 0);
+  const std::vector<size_t>& bounds = pieces->bounds;
+  runner.run(m - 1, [&](size_t p) {
+    newlines[p] = static_cast<uint32_t>(std::count(text.begin() + bounds[first + p],
+                                                   text.begin() + bounds[first + p + 1], '\n'));
+  });
+  for (size_t p = 1; p < m; ++p) {
+    pieces->first_line[first + p] = pieces->first_line[first + p - 1] + newlines[p - 1];
+  }
+}
+
 }  // namespace
 
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
@@ -126,20 +144,29 @@ TextPieces CutTextUnnumbered(std::string_view text, size_t pieces, const ParseOp
   return out;
 }
 
-void NumberWave(std::string_view text, size_t first, size_t m, const TaskRunner& runner,
-                TextPieces* pieces) {
-  if (m < 2) return;
-  // Newlines counted piece by piece, at once; the wave's last piece is not
-  // counted: nothing in the wave starts after it.
-  std::vector<uint32_t> newlines(m - 1, 0);
-  const std::vector<size_t>& bounds = pieces->bounds;
-  runner.run(m - 1, [&](size_t p) {
-    newlines[p] = static_cast<uint32_t>(std::count(text.begin() + bounds[first + p],
-                                                   text.begin() + bounds[first + p + 1], '\n'));
-  });
-  for (size_t p = 1; p < m; ++p) {
-    pieces->first_line[first + p] = pieces->first_line[first + p - 1] + newlines[p - 1];
+
+void ShiftLines(absl::Span<Graph> graphs, uint32_t delta) {
+  auto shift = [delta](uint32_t& line) { line += line != 0 ? delta : 0; };
+  for (Graph& g : graphs) {
+    shift(g.source.first_line);
+    shift(g.source.last_line);
+    for (Node& n : g.nodes) shift(n.line);
   }
+}
+
+bool ShiftWarnings(absl::Span<Diagnostic> warnings, uint32_t delta) {
+  constexpr std::string_view kLine = "line ";
+  for (const Diagnostic& d : warnings) {
+    for (size_t at = d.message.find(kLine); at != std::string::npos;
+         at = d.message.find(kLine, at + 1)) {
+      const size_t digit = at + kLine.size();
+      if (digit < d.message.size() && d.message[digit] >= '0' && d.message[digit] <= '9') {
+        return false;
+      }
+    }
+  }
+  for (Diagnostic& d : warnings) d.line += d.line != 0 ? delta : 0;
+  return true;
 }
 
 size_t PieceCount(std::string_view text, const TaskRunner& runner) {
@@ -192,13 +219,50 @@ std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces) {
   return LineCuts(text, pieces, IsHloCut);
 }
 
+namespace {
+
+// Parses pieces first .. first + m - 1 of `pieces` at once, the first from
+// its line and the others numbered from kUnnumbered, then moves those to
+// their lines: false when a piece fails.
+bool ParseFxWave(std::string_view text, std::string_view source, bool warn,
+                 const TaskRunner& runner, TextPieces& pieces, size_t first,
+                 std::vector<FxPiece>& parts, std::vector<std::vector<Diagnostic>>& warnings) {
+  const size_t m = parts.size();
+  auto parse = [&](size_t p, uint32_t first_line) {
+    return ParseFxPiece(pieces.text(text, first + p), first_line, source, pieces.options,
+                        warn ? &warnings[p] : nullptr, &parts[p]);
+  };
+  std::vector<absl::Status> status(m);
+  runner.run(m, [&](size_t p) {
+    status[p] = parse(p, p == 0 ? pieces.first_line[first] : kUnnumbered);
+  });
+  if (!AllOk(status)) return false;
+  for (size_t p = 1; p < m; ++p) {
+    const uint32_t at = parts[p - 1].next_line;
+    pieces.first_line[first + p] = at;
+    if (ShiftWarnings(absl::MakeSpan(warnings[p]), at - kUnnumbered)) {
+      ShiftLines(absl::MakeSpan(parts[p].graphs), at - kUnnumbered);
+      parts[p].next_line += at - kUnnumbered;
+    } else {
+      warnings[p].clear();
+      const size_t span = parts[p].span;
+      parts[p] = FxPiece();
+      parts[p].span = span;
+      if (!parse(p, at).ok()) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::string_view source,
                                                        const ParseOptions& options,
                                                        std::vector<Diagnostic>* warnings,
                                                        const TaskRunner& runner,
                                                        FxLineTally* tally) {
-  const TextPieces pieces = CutText(text, options, runner, IsFxCut);
+  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsFxCut);
   const size_t n = pieces.count();
   if (n < 2 || FxTextIsEmpty(text)) {
     return ParseFxCodeCounted(text, source, options, warnings, tally);
@@ -206,15 +270,10 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
   std::vector<FxPiece> parts(n);
   parts[0].span = text.size();
   std::vector<std::vector<Diagnostic>> piece_warnings(n);
-  std::vector<absl::Status> status(n);
-  runner.run(n, [&](size_t p) {
-    status[p] = ParseFxPiece(pieces.text(text, p), pieces.first_line[p], source,
-                             pieces.options, warnings ? &piece_warnings[p] : nullptr,
-                             &parts[p]);
-  });
+  bool joinable = ParseFxWave(text, source, warnings != nullptr, runner, pieces, 0, parts,
+                              piece_warnings);
   size_t total = 0, outside = 0;
   FxLineTally lines;
-  bool joinable = AllOk(status);
   std::vector<std::vector<Graph>> graphs(n);
   for (size_t p = 0; p < n; ++p) {
     total += parts[p].graphs.size();
@@ -263,14 +322,8 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeStreamed(std::string_view text,
     const size_t m = std::min(wave, n - first);
     std::vector<FxPiece> parts(m);
     std::vector<std::vector<Diagnostic>> piece_warnings(m);
-    std::vector<absl::Status> status(m);
-    NumberWave(text, first, m, runner, &pieces);
-    runner.run(m, [&](size_t p) {
-      status[p] = ParseFxPiece(pieces.text(text, first + p), pieces.first_line[first + p],
-                               source, pieces.options, warnings ? &piece_warnings[p] : nullptr,
-                               &parts[p]);
-    });
-    joinable = AllOk(status);
+    joinable = ParseFxWave(text, source, warnings != nullptr, runner, pieces, first, parts,
+                           piece_warnings);
     if (joinable && first + m < n) pieces.first_line[first + m] = parts[m - 1].next_line;
     size_t total = taken;
     std::vector<std::vector<Graph>> graphs(m);
