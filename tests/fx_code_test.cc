@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "fmt/format.h"
+#include "graphdiff/gate.h"
 #include "graphdiff/graph.h"
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
@@ -752,6 +754,73 @@ TEST(FxCode, LongGraphDropsLinesBehindItsParse) {
   EXPECT_NE(message.find("t.py:" + std::to_string(bad_line) + ":"), std::string::npos) << message;
   EXPECT_NE(message.find("undefined name 'zz'"), std::string::npos) << message;
   EXPECT_NE(message.find("b = torch.ops.aten.add.Tensor(a7, zz)"), std::string::npos) << message;
+}
+
+// A definition that repeats one parsed before (line for line after the log
+// prefixes) is copied from that parse: each graph must still be what its
+// definition parses to alone, on its own lines, saying what it says alone.
+TEST(FxCodeTest, ARepeatedDefinitionIsItsParseAlone) {
+  const std::string mlp =
+      "def forward(self, input):\n"
+      "    input_1 = input\n"
+      "    _0 = getattr(self, \"0\")(input_1);  input_1 = None\n"
+      "    _1 = getattr(self, \"1\")(_0);  _0 = None\n"
+      "    return _1\n";
+  const std::string none_out =
+      "def forward(self, x):\n"
+      "    relu = torch.ops.aten.relu.default(x);  x = None\n"
+      "    return [relu, None]\n";
+  // The lines of `mlp` and the blank line after it, then a comment the
+  // body goes on to: not a copy of `mlp` followed by a blank line.
+  const std::string goes_on = mlp + "\n    # trailing comment\n";
+  auto logged = [](const std::string& code, const std::string& pid) {
+    std::string out;
+    size_t start = 0;
+    for (int k = 0; start < code.size(); ++k) {
+      const size_t end = code.find('\n', start) + 1;
+      out += fmt::format("I1205 10:00:0{}.123456 {} m.py:1] ", k % 10, pid) +
+             code.substr(start, end - start);
+      start = end;
+    }
+    return out;
+  };
+  const std::vector<std::string> defs = {
+      mlp, none_out, mlp, mlp, goes_on, none_out, logged(mlp, "42"), logged(mlp, "42"),
+      logged(none_out, "42"), logged(none_out, "4242"), goes_on, mlp};
+  std::string text;
+  std::vector<uint32_t> first_lines;
+  uint32_t line = 1;
+  for (const std::string& d : defs) {
+    first_lines.push_back(line);
+    text += d + "\n";
+    line += static_cast<uint32_t>(std::count(d.begin(), d.end(), '\n')) + 1;
+  }
+  std::vector<Diagnostic> warnings;
+  absl::StatusOr<std::vector<Graph>> gs = ParseFxCode(text, "log.txt", {}, &warnings);
+  ASSERT_TRUE(gs.ok()) << gs.status().message();
+  ASSERT_EQ(gs->size(), defs.size());
+  std::vector<std::string> alone_said;
+  for (size_t i = 0; i < defs.size(); ++i) {
+    SCOPED_TRACE(i);
+    std::vector<Diagnostic> said;
+    absl::StatusOr<std::vector<Graph>> alone =
+        ParseFxCode(std::string(first_lines[i] - 1, '\n') + defs[i], "log.txt", {}, &said);
+    ASSERT_TRUE(alone.ok()) << alone.status().message();
+    ASSERT_EQ(alone->size(), 1u);
+    const Graph& g = (*gs)[i];
+    const Graph& a = alone->front();
+    EXPECT_EQ(EncodeGraph(g), EncodeGraph(a));
+    EXPECT_EQ(g.partial, a.partial);
+    EXPECT_EQ(g.source.first_line, a.source.first_line);
+    EXPECT_EQ(g.source.last_line, a.source.last_line);
+    ASSERT_EQ(g.nodes.size(), a.nodes.size());
+    for (size_t k = 0; k < g.nodes.size(); ++k) EXPECT_EQ(g.nodes[k].line, a.nodes[k].line);
+    for (const Diagnostic& d : said) alone_said.push_back(d.ToString());
+  }
+  std::vector<std::string> file_said;
+  for (const Diagnostic& d : warnings) file_said.push_back(d.ToString());
+  EXPECT_EQ(file_said, alone_said);
+  EXPECT_GE(alone_said.size(), 4u);  // each `none_out` says so
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "parse/fx_unwrap.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "fmt/format.h"
@@ -255,6 +256,92 @@ void ReserveFxGraphs(std::string_view text, size_t span, const char* next,
       PredictGraphCount(std::max(span, text.size()), first_bytes, options.max_graphs));
 }
 
+// A log of small graphs repeats a few of them (each compile's forward and
+// backward, a training step's graph every step), line for line after the
+// log prefixes: a definition whose lines are those of one parsed before is
+// copied from it, moved to its lines, and says again what that parse said.
+// The definitions kept are the code of their lines (views of the text) and
+// their prefixes' lengths (a warning's column counts the prefix), with
+// their graph's index in the piece's list.
+struct FxKept {
+  std::vector<std::string_view> code;  // from `def` to the line that ends it
+  std::vector<uint32_t> prefix;
+  size_t graph = 0;
+  uint32_t def_indent = 0;
+  std::vector<Diagnostic> said;  // on the lines of the graph kept
+};
+
+// A parse's warnings are collected here first, up to this many, then said
+// (AddWarning, in order, as the parse would have said them): a definition
+// that says more is not kept, and parsed again straight into the list.
+constexpr size_t kCollected = 64;
+// Longer definitions are not kept: a graph of thousands of lines is seldom
+// repeated, and its lines' views would be memory for nothing.
+constexpr size_t kKeptLines = 4096;
+
+class FxKeptDefinitions {
+ public:
+  // The kept definition that line `def` of `lines` repeats, or null: the
+  // same code and prefix lengths, and a line after them that ends the body
+  // as the kept one's did.
+  const FxKept* Find(const FxLines& lines, size_t def) const {
+    for (size_t k = 0; k < count_; ++k) {
+      const FxKept& kept = kept_[k];
+      const size_t n = kept.code.size();
+      size_t j = 0;
+      while (j < n && lines.Has(def + j) && lines[def + j].text == kept.code[j] &&
+             lines[def + j].prefix_len == kept.prefix[j]) {
+        ++j;
+      }
+      if (j < n) continue;
+      if (!lines.Has(def + n)) return &kept;
+      const FxLine& after = lines[def + n];
+      if (!after.blank && after.indent <= kept.def_indent) return &kept;
+    }
+    return nullptr;
+  }
+  // Keeps the definition of lines [def, next), parsed into graph `graph`.
+  void Keep(const FxLines& lines, size_t def, size_t next, size_t graph,
+            const std::vector<Diagnostic>& said) {
+    // A long parse drops the lines behind it as it goes.
+    if (next - def > kKeptLines || lines.begin() > def) return;
+    FxKept& kept = kept_[next_];
+    next_ = (next_ + 1) % kKept;
+    count_ = std::max(count_, next_ == 0 ? kKept : next_);
+    kept.code.clear();
+    kept.prefix.clear();
+    for (size_t j = def; j < next; ++j) {
+      kept.code.push_back(lines[j].text);
+      kept.prefix.push_back(lines[j].prefix_len);
+    }
+    kept.graph = graph;
+    kept.def_indent = lines[def].indent;
+    kept.said = said;
+  }
+
+ private:
+  static constexpr size_t kKept = 4;
+  FxKept kept_[kKept];
+  size_t count_ = 0;
+  size_t next_ = 0;
+};
+
+// graphs[kept.graph]'s nodes, `delta` lines on.
+Graph CopyFxGraph(const std::vector<Graph>& graphs, const FxKept& kept, uint32_t delta) {
+  const Graph& from = graphs[kept.graph];
+  Graph g;
+  g.kind = from.kind;
+  g.nodes = from.nodes;
+  g.types = from.types;
+  g.inputs = from.inputs;
+  g.outputs = from.outputs;
+  g.partial = from.partial;
+  g.source.first_line = from.source.first_line + delta;
+  g.source.last_line = from.source.last_line + delta;
+  for (Node& n : g.nodes) n.line += n.line != 0 ? delta : 0;
+  return g;
+}
+
 }  // namespace
 
 absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::string_view source,
@@ -278,6 +365,11 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
   // names (`primals_1`, `convolution_3`), which a pool per graph held again.
   StringPool pool;
   FxScratch scratch;
+  ParseOptions collect_options = options;
+  collect_options.max_warnings = kCollected;
+  std::vector<Diagnostic> collected;
+  const FxParseContext collect{source, &collect_options, &collected};
+  FxKeptDefinitions kept;
   size_t i = 0;
   while (lines.Has(i)) {
     lines.DropBefore(i);  // the parse never looks back
@@ -344,13 +436,43 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
                           "more than " + std::to_string(options.max_graphs) + " graphs");
     }
     Graph g;
-    g.kind = GraphKind::kFx;
-    g.strings = pool.Share();
-    g.source.file = std::string(source);
-    g.source.record_index = static_cast<uint32_t>(graphs.size());
+    auto start = [&] {
+      g.kind = GraphKind::kFx;
+      g.strings = pool.Share();
+      g.source.file = std::string(source);
+      g.source.record_index = static_cast<uint32_t>(graphs.size());
+    };
     size_t next = i + 1;
-    absl::Status s = ParseFxDefinition(lines, i, ctx, &g, &next, &scratch);
-    if (!s.ok()) return s;
+    if (const FxKept* seen = kept.Find(lines, i)) {
+      const uint32_t delta = lines[i].number - graphs[seen->graph].source.first_line;
+      g = CopyFxGraph(graphs, *seen, delta);
+      start();
+      for (const Diagnostic& d : seen->said) {
+        AddWarning(warnings, options.max_warnings, source, d.line + (d.line != 0 ? delta : 0),
+                   d.column, d.message);
+      }
+      next = i + seen->code.size();
+    } else {
+      collected.clear();
+      start();
+      absl::Status s = ParseFxDefinition(lines, i, collect, &g, &next, &scratch);
+      const bool whole = collected.size() < kCollected;
+      if (whole) {
+        for (const Diagnostic& d : collected) {
+          AddWarning(warnings, options.max_warnings, source, d.line, d.column, d.message);
+        }
+      } else {
+        // Past what was collected: parsed again, saying it all.
+        g = Graph();
+        start();
+        next = i + 1;
+        s = ParseFxDefinition(lines, i, ctx, &g, &next, &scratch);
+      }
+      if (!s.ok()) return s;
+      if (whole && next > i && std::none_of(collected.begin(), collected.end(), NamesALine)) {
+        kept.Keep(lines, i, next, graphs.size(), collected);
+      }
+    }
     // Nested classes are subgraphs named by their class; a top-level graph
     // takes the banner before it (`__compiled_fn_1`, `Forward graph 0`),
     // else its class (`GraphModule`).

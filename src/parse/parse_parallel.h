@@ -138,9 +138,12 @@ constexpr uint32_t kUnnumbered = 1;
 // Moves graphs parsed numbered from line 1 `delta` lines on: their nodes'
 // and sources' lines (a line 0, none known, stays 0).
 void ShiftLines(absl::Span<Graph> graphs, uint32_t delta);
+// Whether a warning's message names a line, which moving the warning would
+// not move: every parser's message that does says `line N` ("first defined
+// on line 7", "(line 12)").
+bool NamesALine(const Diagnostic& warning);
 // Moves warnings' lines as ShiftLines moves graphs'; false, and nothing
-// moved, when a warning's message names a line: every parser's message
-// that does says `line N` ("first defined on line 7", "(line 12)").
+// moved, when a warning's message names a line.
 bool ShiftWarnings(absl::Span<Diagnostic> warnings, uint32_t delta);
 // How many pieces a streamed parse cuts `text` into: pieces of about
 // runner.min_piece_bytes; under 2, the text is not streamed.

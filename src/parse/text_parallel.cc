@@ -154,17 +154,18 @@ void ShiftLines(absl::Span<Graph> graphs, uint32_t delta) {
   }
 }
 
-bool ShiftWarnings(absl::Span<Diagnostic> warnings, uint32_t delta) {
+bool NamesALine(const Diagnostic& warning) {
   constexpr std::string_view kLine = "line ";
-  for (const Diagnostic& d : warnings) {
-    for (size_t at = d.message.find(kLine); at != std::string::npos;
-         at = d.message.find(kLine, at + 1)) {
-      const size_t digit = at + kLine.size();
-      if (digit < d.message.size() && d.message[digit] >= '0' && d.message[digit] <= '9') {
-        return false;
-      }
-    }
+  const std::string& m = warning.message;
+  for (size_t at = m.find(kLine); at != std::string::npos; at = m.find(kLine, at + 1)) {
+    const size_t digit = at + kLine.size();
+    if (digit < m.size() && m[digit] >= '0' && m[digit] <= '9') return true;
   }
+  return false;
+}
+
+bool ShiftWarnings(absl::Span<Diagnostic> warnings, uint32_t delta) {
+  if (std::any_of(warnings.begin(), warnings.end(), NamesALine)) return false;
   for (Diagnostic& d : warnings) d.line += d.line != 0 ? delta : 0;
   return true;
 }
