@@ -17,23 +17,36 @@ namespace graphdiff::align {
 constexpr size_t kRadixMin = 4096;
 
 // Sorts `items` by the low `bits` bits of key(item), keeping the order of
-// equal keys. `bits` is rounded up to a multiple of 16.
+// equal keys. `bits` is rounded up to a multiple of 16. `scratch` is grown
+// to items.size() and kept by the caller for the next sort: a list of a
+// million nodes is past malloc's mmap threshold, so each sort's own buffer
+// was fresh pages, zeroed by the kernel and then by the vector.
 template <typename T, typename Key>
-void RadixSort(std::vector<T>& items, Key key, int bits) {
-  std::vector<T> tmp(items.size());
+void RadixSort(std::vector<T>& items, Key key, int bits, std::vector<T>& scratch) {
+  const size_t n = items.size();
+  if (scratch.size() < n) scratch.resize(n);
+  T* from = items.data();
+  T* to = scratch.data();
   std::vector<uint32_t> count(1u << 16);
   for (int shift = 0; shift < bits; shift += 16) {
     std::fill(count.begin(), count.end(), 0);
-    for (const T& e : items) ++count[(key(e) >> shift) & 0xffff];
+    for (size_t i = 0; i < n; ++i) ++count[(key(from[i]) >> shift) & 0xffff];
     uint32_t sum = 0;
     for (uint32_t& c : count) {
       uint32_t here = c;
       c = sum;
       sum += here;
     }
-    for (const T& e : items) tmp[count[(key(e) >> shift) & 0xffff]++] = e;
-    items.swap(tmp);
+    for (size_t i = 0; i < n; ++i) to[count[(key(from[i]) >> shift) & 0xffff]++] = from[i];
+    std::swap(from, to);
   }
+  if (from != items.data()) std::copy(from, from + n, items.data());
+}
+
+template <typename T, typename Key>
+void RadixSort(std::vector<T>& items, Key key, int bits) {
+  std::vector<T> scratch;
+  RadixSort(items, key, bits, scratch);
 }
 
 }  // namespace graphdiff::align

@@ -104,7 +104,7 @@ struct State {
   // Decomposition pairs besides the primary map: (left, right).
   std::vector<std::pair<uint32_t, uint32_t>> extra;
   Fingerprints fp[2];       // of the latest anchor level
-  Fingerprints full_fp[2];  // of the full level, before anything matched
+  Fingerprints full_fp[2];  // of the full level, before anything matched: context only
   bool same_kind = false;
   bool use_types = false;
   bool parallel = false;  // ForBothSides may use a second thread
