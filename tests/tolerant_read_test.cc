@@ -548,7 +548,7 @@ TEST(LogPrefix, NeverReadsPastTheLine) {
 // one in the last record, every line) and bare rank tags on nine lines of
 // ten must make it read as the stripped copy is read, and one fewer tag,
 // or none, as the file's own text: what the unstreamed parse reads, for
-// every number of pieces, a piece or three a wave.
+// every number of pieces, a piece or three a wave, or all at once.
 TEST(TolerantRead, AStreamedSaveFileIsSurveyedAsItIsParsed) {
   std::string records;
   for (int i = 0; i < 3; ++i) {
@@ -593,6 +593,13 @@ TEST(TolerantRead, AStreamedSaveFileIsSurveyedAsItIsParsed) {
     EXPECT_EQ(stripped, what != "plain" && what != "one tag fewer");
     const std::string expected = testing::ModelText(*whole) + AllWarnings(whole->warnings);
     for (size_t pieces = 2; pieces <= 10; ++pieces) {
+      // Parsed on threads, not handed out (`graphdiff diff`): read in place too.
+      const TaskRunner runner = testing::ReverseRunner(pieces);
+      absl::StatusOr<ParsedText> parallel =
+          ParseDetected(text, Detect(text), "s.txt", {}, &runner, nullptr);
+      ASSERT_TRUE(parallel.ok()) << parallel.status();
+      ASSERT_EQ(testing::ModelText(*parallel) + AllWarnings(parallel->warnings), expected)
+          << pieces << " pieces, not streamed";
       for (size_t wave : {1, 3}) {
         size_t restarts = 0;
         absl::StatusOr<ParsedText> streamed = testing::ParseDetectedStreamed(

@@ -222,16 +222,18 @@ absl::StatusOr<ParsedText> ParseDetected(std::string_view text, const Detection&
   std::vector<Diagnostic>* w = &out.warnings;
   std::string storage;
   size_t stripped = 0;
-  // A save file handed out as it is parsed is read in place, each piece
-  // surveyed for log prefixes as it is parsed: a survey of the whole file
+  // A save file parsed on threads is read in place, surveyed for log
+  // prefixes by the parse as it reads each line: a survey of the whole file
   // first was a pass of its own over it, as long as the rest of reading a
   // file of small records took. One that holds any is read as below. (The
-  // FX graphs of a log go among its records: such a text is not handed out.)
-  if (out.format == DumpFormat::kSaveFile && stream != nullptr &&
+  // FX graphs of a log go among its records: such a text is read below.)
+  if (out.format == DumpFormat::kSaveFile && runner != nullptr &&
       !HoldsFxGraph(text, detection)) {
     bool strip = false;
     absl::StatusOr<std::vector<Graph>> gs =
-        ParseSaveFileStreamed(text, source, options, w, *runner, *stream, &strip);
+        stream != nullptr
+            ? ParseSaveFileStreamed(text, source, options, w, *runner, *stream, &strip)
+            : ParseSaveFileParallel(text, source, options, w, *runner, &strip);
     if (!strip) {
       if (!gs.ok()) return gs.status();
       out.graphs = *std::move(gs);

@@ -40,12 +40,14 @@ struct TaskRunner {
 // first is 0.
 std::vector<size_t> SaveFileCuts(std::string_view text, size_t pieces);
 
-// ParseSaveFile, on the runner's threads.
+// ParseSaveFile, on the runner's threads. `strip`: as for
+// ParseSaveFileStreamed below.
 absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::string_view source,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
-                                                         const TaskRunner& runner);
+                                                         const TaskRunner& runner,
+                                                         bool* strip = nullptr);
 
 // Where a parse hands out its graphs a stretch of the text at a time, for a
 // caller that reads each graph once (`graphdiff stats`): it then holds the

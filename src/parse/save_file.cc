@@ -934,8 +934,9 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
                                                          std::string_view source,
                                                          const ParseOptions& options,
                                                          std::vector<Diagnostic>* warnings,
-                                                         const TaskRunner& runner) {
-  return ParseInPieces(text, source, options, warnings, runner, nullptr);
+                                                         const TaskRunner& runner,
+                                                         bool* strip) {
+  return ParseInPieces(text, source, options, warnings, runner, strip);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
