@@ -307,7 +307,7 @@ class FxKeptDefinitions {
     if (next - def > kKeptLines || lines.begin() > def) return;
     FxKept& kept = kept_[next_];
     next_ = (next_ + 1) % kKept;
-    count_ = std::max(count_, next_ == 0 ? kKept : next_);
+    count_ = std::min(count_ + 1, kKept);
     kept.code.clear();
     kept.prefix.clear();
     for (size_t j = def; j < next; ++j) {
@@ -325,22 +325,6 @@ class FxKeptDefinitions {
   size_t count_ = 0;
   size_t next_ = 0;
 };
-
-// graphs[kept.graph]'s nodes, `delta` lines on.
-Graph CopyFxGraph(const std::vector<Graph>& graphs, const FxKept& kept, uint32_t delta) {
-  const Graph& from = graphs[kept.graph];
-  Graph g;
-  g.kind = from.kind;
-  g.nodes = from.nodes;
-  g.types = from.types;
-  g.inputs = from.inputs;
-  g.outputs = from.outputs;
-  g.partial = from.partial;
-  g.source.first_line = from.source.first_line + delta;
-  g.source.last_line = from.source.last_line + delta;
-  for (Node& n : g.nodes) n.line += n.line != 0 ? delta : 0;
-  return g;
-}
 
 }  // namespace
 
@@ -436,17 +420,16 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
                           "more than " + std::to_string(options.max_graphs) + " graphs");
     }
     Graph g;
-    auto start = [&] {
+    // A graph to parse into: its strings go to the pool the graphs share.
+    auto fresh = [&] {
+      g = Graph();
       g.kind = GraphKind::kFx;
       g.strings = pool.Share();
-      g.source.file = std::string(source);
-      g.source.record_index = static_cast<uint32_t>(graphs.size());
     };
     size_t next = i + 1;
     if (const FxKept* seen = kept.Find(lines, i)) {
       const uint32_t delta = lines[i].number - graphs[seen->graph].source.first_line;
-      g = CopyFxGraph(graphs, *seen, delta);
-      start();
+      g = CopyParsedGraph(graphs[seen->graph], pool.Share(), delta);
       for (const Diagnostic& d : seen->said) {
         AddWarning(warnings, options.max_warnings, source, d.line + (d.line != 0 ? delta : 0),
                    d.column, d.message);
@@ -454,7 +437,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
       next = i + seen->code.size();
     } else {
       collected.clear();
-      start();
+      fresh();
       absl::Status s = ParseFxDefinition(lines, i, collect, &g, &next, &scratch);
       const bool whole = collected.size() < kCollected;
       if (whole) {
@@ -463,8 +446,7 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
         }
       } else {
         // Past what was collected: parsed again, saying it all.
-        g = Graph();
-        start();
+        fresh();
         next = i + 1;
         s = ParseFxDefinition(lines, i, ctx, &g, &next, &scratch);
       }
@@ -473,6 +455,8 @@ absl::Status ParseFxPiece(std::string_view text, uint32_t first_line, std::strin
         kept.Keep(lines, i, next, graphs.size(), collected);
       }
     }
+    g.source.file = std::string(source);
+    g.source.record_index = static_cast<uint32_t>(graphs.size());
     // Nested classes are subgraphs named by their class; a top-level graph
     // takes the banner before it (`__compiled_fn_1`, `Forward graph 0`),
     // else its class (`GraphModule`).

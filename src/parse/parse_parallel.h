@@ -140,6 +140,11 @@ constexpr uint32_t kUnnumbered = 1;
 // Moves graphs parsed numbered from line 1 `delta` lines on: their nodes'
 // and sources' lines (a line 0, none known, stays 0).
 void ShiftLines(absl::Span<Graph> graphs, uint32_t delta);
+// What parsing `from`'s text again `delta` lines further on would build:
+// its nodes, types, inputs, outputs, kind and lines, with `strings` (a
+// handle on the pool `from`'s ids are of); not its name or other source
+// fields. For parsers that copy a graph whose text repeats.
+Graph CopyParsedGraph(const Graph& from, StringPool strings, uint32_t delta);
 // Whether a warning's message names a line, which moving the warning would
 // not move: every parser's message that does says `line N` ("first defined
 // on line 7", "(line 12)").

@@ -255,8 +255,6 @@ class SaveFileParser {
   // The kept body that `text_` repeats at `offset`, or null.
   const ParsedBody* SeenBody(size_t offset) const;
   void KeepBody(const ParsedBody& body);
-  // graphs_[seen.graph]'s nodes, moved to a body whose `IR {` is `line`.
-  Graph CopyGraph(const ParsedBody& seen, uint32_t line);
   // Sizes the graph list once, from the first record's bytes, for the
   // records of the text still to come (of the whole file, in the first
   // piece, which the join keeps). Grown a graph at a time, the list moved
@@ -376,21 +374,7 @@ const SaveFileParser::ParsedBody* SaveFileParser::SeenBody(size_t offset) const 
 void SaveFileParser::KeepBody(const ParsedBody& body) {
   kept_bodies_[next_kept_] = body;
   next_kept_ = (next_kept_ + 1) % kKeptBodies;
-  kept_count_ = std::max(kept_count_, next_kept_ == 0 ? kKeptBodies : next_kept_);
-}
-
-Graph SaveFileParser::CopyGraph(const ParsedBody& seen, uint32_t line) {
-  const Graph& from = graphs_[seen.graph];
-  Graph g;
-  g.kind = from.kind;
-  g.strings = pool_.Share();
-  g.nodes = from.nodes;
-  g.types = from.types;
-  g.inputs = from.inputs;
-  g.outputs = from.outputs;
-  g.partial = from.partial;
-  for (Node& n : g.nodes) n.line = n.line - seen.first_line + line;
-  return g;
+  kept_count_ = std::min(kept_count_ + 1, kKeptBodies);
 }
 
 bool SaveFileParser::FoldIntoPrevious(std::string_view body) {
@@ -474,7 +458,7 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
   record_warn_begin_ = warnings_ ? warnings_->size() : 0;
   if (const ParsedBody* seen = SeenBody(offset)) {
     const ParsedBody copied = *seen;
-    Graph g = CopyGraph(copied, line);
+    Graph g = CopyParsedGraph(graphs_[copied.graph], pool_.Share(), line - copied.first_line);
     const uint32_t last_line = copied.last_line - copied.first_line + line;
     std::string_view body = text_.substr(offset, copied.body.size());
     if (absl::Status s = AddGraphs(absl::MakeSpan(&g, 1), body, line, last_line); !s.ok()) {
@@ -485,7 +469,7 @@ absl::Status SaveFileParser::ParseIrRecord(size_t offset, uint32_t line) {
   }
   IrBlockEnd end;
   // Whether the parse warned: a warning past the limit only counts.
-  const size_t warned = warnings_ ? warnings_->size() : 0;
+  const size_t warned = record_warn_begin_;
   const uint32_t counted = warned > 0 ? warnings_->back().count : 0;
   absl::StatusOr<Graph> g =
       ParseIrBlock(text_, offset, line, source_, options_, warnings_, &end, &pool_, &cache_);

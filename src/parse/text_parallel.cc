@@ -154,6 +154,21 @@ void ShiftLines(absl::Span<Graph> graphs, uint32_t delta) {
   }
 }
 
+Graph CopyParsedGraph(const Graph& from, StringPool strings, uint32_t delta) {
+  Graph g;
+  g.kind = from.kind;
+  g.strings = std::move(strings);
+  g.nodes = from.nodes;
+  g.types = from.types;
+  g.inputs = from.inputs;
+  g.outputs = from.outputs;
+  g.partial = from.partial;
+  g.source.first_line = from.source.first_line;
+  g.source.last_line = from.source.last_line;
+  ShiftLines(absl::MakeSpan(&g, 1), delta);
+  return g;
+}
+
 bool NamesALine(const Diagnostic& warning) {
   constexpr std::string_view kLine = "line ";
   const std::string& m = warning.message;
