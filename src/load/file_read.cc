@@ -56,19 +56,11 @@ absl::StatusOr<size_t> ReadFully(int fd, const std::string& path, char* out, siz
 
 }  // namespace
 
-absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_bytes) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  if (fd.get() < 0) return ErrnoError(path, "cannot open", errno);
-  struct stat st;
-  if (::fstat(fd.get(), &st) != 0) return ErrnoError(path, "cannot stat", errno);
-  if (!S_ISREG(st.st_mode)) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not a regular file"));
-  }
-  std::string head(max_bytes, '\0');
-  absl::StatusOr<size_t> n = ReadFully(fd.get(), path, head.data(), head.size());
-  if (!n.ok()) return n.status();
-  head.resize(*n);
-  return head;
+absl::Status FileTooLargeError(const std::string& path, uint64_t size, uint64_t max_bytes,
+                               std::string_view limit_name) {
+  return absl::ResourceExhaustedError(absl::StrCat(path, ": file is ", size,
+                                                   " bytes, over the limit of ", max_bytes,
+                                                   " (", AbslSv(limit_name), ")"));
 }
 
 namespace {
@@ -84,11 +76,7 @@ absl::StatusOr<uint64_t> OpenForWholeRead(const std::string& path, uint64_t max_
     return absl::InvalidArgumentError(absl::StrCat(path, ": not a regular file"));
   }
   uint64_t size = static_cast<uint64_t>(st.st_size);
-  if (size > max_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat(path, ": file is ", size, " bytes, over the limit of ", max_bytes,
-                     " (", AbslSv(limit_name), ")"));
-  }
+  if (size > max_bytes) return FileTooLargeError(path, size, max_bytes, limit_name);
   return size;
 }
 
@@ -165,6 +153,25 @@ absl::StatusOr<FileBytes> ReadFileBytes(const std::string& path, uint64_t max_by
   absl::StatusOr<TextBuffer> copy = ReadOpenFile(path, fd.get(), *size);
   if (!copy.ok()) return copy.status();
   return FileBytes(*std::move(copy));
+}
+
+absl::StatusOr<FileStart> ReadFileStart(const std::string& path, size_t head_bytes) {
+  Fd fd(OpenReadOnly(path));
+  absl::StatusOr<uint64_t> size = OpenForWholeRead(path, UINT64_MAX, "", fd);
+  if (!size.ok()) return size.status();
+  FileStart start;
+  if (*size < kMapFileBytes) {
+    absl::StatusOr<TextBuffer> whole = ReadOpenFile(path, fd.get(), *size);
+    if (!whole.ok()) return whole.status();
+    start.whole = *std::move(whole);
+    start.complete = true;
+    return start;
+  }
+  start.head.resize(head_bytes);
+  absl::StatusOr<size_t> n = ReadFully(fd.get(), path, start.head.data(), head_bytes);
+  if (!n.ok()) return n.status();
+  start.head.resize(*n);
+  return start;
 }
 
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,

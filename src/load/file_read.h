@@ -15,10 +15,6 @@
 
 namespace graphdiff {
 
-// The first `max_bytes` bytes of a file (fewer when it is shorter), enough to
-// recognise an archive by its magic bytes.
-absl::StatusOr<std::string> ReadFileHead(const std::string& path, size_t max_bytes);
-
 // The whole file. A file longer than `max_bytes` is an error that names the
 // limit (`limit_name`) so the user knows which option to raise.
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
@@ -64,6 +60,21 @@ class FileBytes {
 
 // Files at least this long are mapped by ReadFileBytes.
 inline constexpr uint64_t kMapFileBytes = uint64_t{4} << 20;
+
+// A file's start, read in one open: the whole file when it is shorter than
+// kMapFileBytes, else its first bytes only, for the caller to map or stream
+// once it knows what the file is. A dump directory's many small files were
+// opened twice, first for the head that tells an archive, then for the rest.
+struct FileStart {
+  TextBuffer whole;  // the whole file, when `complete`
+  std::string head;  // else its first `head_bytes` (fewer when it is shorter)
+  bool complete = false;
+};
+absl::StatusOr<FileStart> ReadFileStart(const std::string& path, size_t head_bytes);
+
+// "PATH: file is N bytes, over the limit of MAX (LIMIT_NAME)".
+absl::Status FileTooLargeError(const std::string& path, uint64_t size, uint64_t max_bytes,
+                               std::string_view limit_name);
 
 // The whole file, mapped or read (see FileBytes), with ReadWholeFile's
 // errors and limit.

@@ -6,7 +6,10 @@
 // Results are sorted at the end, so thread timing never shows in the output.
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <filesystem>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,6 +24,7 @@
 #include "load/dir_walk.h"
 #include "load/entry_path.h"
 #include "load/file_read.h"
+#include "load/repeated_files.h"
 #include "load/task_pool.h"
 #include "load/text_buffer.h"
 #include "parse/parse_parallel.h"
@@ -38,6 +42,10 @@ constexpr int kMaxNesting = 4;
 constexpr uint64_t kPendingPerThread = 32ull << 20;
 // Enough to see any archive magic (tar's sits at offset 257).
 constexpr size_t kSniffBytes = 512;
+// Bytes of archive entries kept to prove that later entries repeat them
+// (RepeatedFiles): files on disk are read again instead, and the caller's
+// bytes stay theirs.
+constexpr uint64_t kKeptEntryBytes = 64ull << 20;
 constexpr char kFileLimitName[] = "LoadOptions::max_file_bytes; graphdiff --max-file-bytes";
 
 // One file to load: on disk, borrowed from the caller, or owned (an archive
@@ -50,6 +58,7 @@ struct Item {
   std::string_view borrowed;
   bool has_borrowed = false;
   bool is_root = false;  // the file the user named: its entries need no prefix
+  bool again = false;    // parked (RepeatedFiles) and read again: bytes counted
   int depth = 0;
 };
 
@@ -66,7 +75,8 @@ class Loader {
   explicit Loader(const LoadOptions& options)
       : options_(options),
         pool_(options.threads),
-        pending_budget_(kPendingPerThread * pool_.threads()) {}
+        pending_budget_(kPendingPerThread * pool_.threads()),
+        repeated_(kKeptEntryBytes) {}
 
   void Queue(Item item) {
     auto shared = std::make_shared<Item>(std::move(item));
@@ -102,7 +112,8 @@ class Loader {
     Report(LoadPhase::kDone, [](LoadProgress&) {});
     Dump dump;
     dump.root = std::move(root);
-    dump.files = std::move(files_);
+    dump.files.assign(std::make_move_iterator(files_.begin()),
+                      std::make_move_iterator(files_.end()));
     dump.skipped = std::move(skipped_);
     std::sort(dump.files.begin(), dump.files.end(),
               [](const DumpFile& a, const DumpFile& b) {
@@ -116,31 +127,59 @@ class Loader {
   void Process(Item& item) {
     if (Cancelled(item.source)) return;
     if (!item.disk.empty()) {
-      absl::StatusOr<std::string> head = ReadFileHead(item.disk, kSniffBytes);
-      if (!head.ok()) return Fail(item.source, head.status());
-      if (head->empty()) return AddSkipped(item.rel, "empty file");
-      ArchiveMagic magic = SniffArchive(*head);
+      // A small file is read whole at once; a large one's head tells
+      // whether to map it or to stream it as an archive.
+      absl::StatusOr<FileStart> start = ReadFileStart(item.disk, kSniffBytes);
+      if (!start.ok()) return Fail(item.source, start.status());
+      std::string_view head = start->complete ? start->whole.view() : start->head;
+      if (head.empty()) return AddSkipped(item.rel, "empty file");
+      ArchiveMagic magic = SniffArchive(head.substr(0, kSniffBytes));
       if (magic != ArchiveMagic::kNone) return Expand(item, magic);
-      absl::StatusOr<FileBytes> text =
-          ReadFileBytes(item.disk, options_.max_file_bytes, kFileLimitName);
-      if (!text.ok()) return Fail(item.source, text.status());
-      Report(LoadPhase::kParsing, [&](LoadProgress& p) { p.bytes_read += text->size(); });
-      return Parse(item, text->view());
+      FileBytes text;
+      if (start->complete) {
+        if (head.size() > options_.max_file_bytes) {
+          return Fail(item.source, FileTooLargeError(item.disk, head.size(),
+                                                     options_.max_file_bytes, kFileLimitName));
+        }
+        text = FileBytes(std::move(start->whole));
+      } else {
+        absl::StatusOr<FileBytes> read =
+            ReadFileBytes(item.disk, options_.max_file_bytes, kFileLimitName);
+        if (!read.ok()) return Fail(item.source, read.status());
+        text = *std::move(read);
+      }
+      if (!item.again) {
+        Report(LoadPhase::kParsing, [&](LoadProgress& p) { p.bytes_read += text.size(); });
+      }
+      return Parse(item, text.view());
     }
     std::string_view text = item.has_borrowed ? item.borrowed : item.data.view();
     if (text.empty()) return AddSkipped(item.rel, "empty file");
     if (text.size() > options_.max_file_bytes) {
-      return Fail(item.source,
-                  absl::ResourceExhaustedError(absl::StrCat(
-                      item.source, ": file is ", text.size(), " bytes, over the limit of ",
-                      options_.max_file_bytes, " (", kFileLimitName, ")")));
+      return Fail(item.source, FileTooLargeError(item.source, text.size(),
+                                                 options_.max_file_bytes, kFileLimitName));
     }
     ArchiveMagic magic = SniffArchive(text.substr(0, kSniffBytes));
     if (magic != ArchiveMagic::kNone) return Expand(item, magic);
     Parse(item, text);
   }
 
-  void Parse(const Item& item, std::string_view text) {
+  void Parse(Item& item, std::string_view text) {
+    // A file of a directory or archive may repeat one parsed before; the
+    // file the user named alone has nothing to repeat, and graphs handed
+    // out as they are parsed are not kept to copy.
+    const bool take = static_cast<bool>(options_.take_graphs);
+    const bool repeatable = !take && !item.is_root;
+    uint64_t hash = 0;
+    RepeatedFiles::Claim claim;
+    if (repeatable) {
+      hash = RepeatedFiles::Hash(text);
+      claim = repeated_.Decide(hash, text, [&] { return Park(item); });
+      if (claim.kind == RepeatedFiles::Claim::kCopy) return AddCopy(item, *claim.file);
+      if (claim.kind == RepeatedFiles::Claim::kParked) return;
+    }
+    OriginalClaim original(claim.kind == RepeatedFiles::Claim::kOriginal ? &repeated_ : nullptr,
+                           hash);
     const Detection detection = Detect(text);
     if (detection.format == DumpFormat::kUnknown) {
       return AddSkipped(item.rel, detection.binary ? "not a recognised dump (binary)"
@@ -150,7 +189,6 @@ class Loader {
     // A large save file is cut into pieces parsed on the pool, beside the
     // other files; pieces wait for a free thread like any file. Graphs
     // handed out (take_graphs) are parsed in pieces on one thread too.
-    const bool take = static_cast<bool>(options_.take_graphs);
     TaskRunner runner;
     runner.pieces = pool_.threads() > 1 ? 2 * pool_.threads() : 1;
     runner.run = [this](size_t n, const std::function<void(size_t)>& task) {
@@ -191,8 +229,71 @@ class Loader {
     file.graphs = std::move(parsed->graphs);
     file.metrics = std::move(parsed->metrics);
     file.warnings = std::move(parsed->warnings);
-    std::lock_guard<std::mutex> lock(mu_);
-    files_.push_back(std::move(file));
+    const DumpFile* added;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      added = &files_.emplace_back(std::move(file));
+    }
+    if (original.active()) {
+      RepeatedFiles::Origin origin;
+      if (!item.disk.empty()) {
+        origin.disk = item.disk;
+      } else if (item.has_borrowed) {
+        origin.borrowed = item.borrowed;
+      } else if (repeated_.CanKeep(item.data.size())) {
+        origin.owned = std::move(item.data);
+      } else {
+        return;  // nothing to prove a repeat with: `original` abandons
+      }
+      original.Done(added, std::move(origin));
+    }
+  }
+
+  // A file read while an equal one is being parsed waits for that parse
+  // with its state moved here, and is queued again when it ends. An
+  // archive entry's bytes count as pending while it waits; over the budget
+  // it is parsed instead.
+  std::function<void()> Park(Item& item) {
+    const uint64_t owned = item.disk.empty() && !item.has_borrowed ? item.data.size() : 0;
+    if (owned > 0) {
+      if (pending_bytes_.fetch_add(owned) + owned > pending_budget_) {
+        pending_bytes_ -= owned;
+        return {};
+      }
+    }
+    auto parked = std::make_shared<Item>(std::move(item));
+    parked->again = true;
+    return [this, parked, owned] {
+      pool_.Add([this, parked, owned] {
+        Process(*parked);
+        parked->data.Clear();
+        pending_bytes_ -= owned;
+      });
+    };
+  }
+
+  // A file whose bytes are `original`'s: its graphs, reports and warnings,
+  // named for this file. Sealed string pools are shared, not copied.
+  void AddCopy(const Item& item, const DumpFile& original) {
+    DumpFile file;
+    file.path = item.rel;
+    file.source = item.source;
+    file.format = original.format;
+    file.graphs = original.graphs;
+    for (Graph& g : file.graphs) g.source.file = item.source;
+    file.metrics = original.metrics;
+    for (MetricsReport& m : file.metrics) m.source = item.source;
+    file.warnings = original.warnings;
+    for (Diagnostic& d : file.warnings) d.source = item.source;
+    const size_t graphs = file.graphs.size();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      files_.push_back(std::move(file));
+    }
+    Report(LoadPhase::kParsing, [&](LoadProgress& p) {
+      ++p.files_done;
+      p.graphs += graphs;
+    });
   }
 
   void Expand(Item& item, ArchiveMagic magic) {
@@ -291,7 +392,9 @@ class Loader {
   std::mutex progress_mu_;
   LoadProgress progress_;
   std::mutex mu_;
-  std::vector<DumpFile> files_;
+  // A deque: RepeatedFiles points at files parsed earlier while others
+  // are added.
+  std::deque<DumpFile> files_;
   std::vector<std::pair<std::string, std::string>> skipped_;
   std::string error_key_;
   absl::Status error_;
@@ -299,6 +402,7 @@ class Loader {
   std::atomic<uint64_t> input_bytes_{0};
   std::atomic<size_t> file_count_{0};
   std::atomic<uint64_t> pending_bytes_{0};
+  RepeatedFiles repeated_;
 };
 
 }  // namespace
