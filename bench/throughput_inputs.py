@@ -40,7 +40,13 @@ Writes, under OUT:
                                100 bytes per node of NODES (a report per step)
   dir_left/, dir_right/        FILES graph files (IR, FX, HLO) in folders of
                                100; the right side renumbered (IR and HLO
-                               ids shifted) with a few planted op changes
+                               ids shifted) with a few planted op changes.
+                               Testdata has fewer distinct graphs, so files
+                               repeat, as ranks and recompiles repeat them
+  distinct_left/, distinct_right/
+                               the same, but no two files alike: each file's
+                               IR and HLO ids shifted and FX variables
+                               renamed by its own amount on both sides
 Node counts come from `graphdiff stats`. Only the standard library is used,
 so Debian's python3 runs it.
 """
@@ -84,6 +90,39 @@ def renumber(text, kind, shift):
             return "%{}.{}".format(base, int(num) + shift)
         return re.sub(r"%([\w.-]+)", rename, text)
     return text
+
+
+def rename_defined(text, definition, use, sep, shift):
+    """Names the text defines (`definition`'s group 1, ending in SEP and a
+    number) numbered `shift` higher wherever `use` finds them."""
+    defined = set(re.findall(definition, text, re.M))
+
+    def rename(m):
+        name = m.group(0)
+        if name not in defined:
+            return name
+        base, _, num = name.rpartition(sep)
+        return "{}{}{}".format(base, sep, int(num) + shift)
+    return re.sub(use, rename, text)
+
+
+def rename_fx(text, shift):
+    """FX code whose numbered variables (add_3) are numbered otherwise."""
+    return rename_defined(text, r"^\s*(\w+?_\d+)\s*=", r"\b\w+?_\d+\b", "_", shift)
+
+
+def rename_short_hlo(text, shift):
+    """Short-form HLO (names without %) whose instructions are numbered otherwise."""
+    return rename_defined(text, r"^\s*(?:ROOT\s+)?([\w-]+\.\d+)\s*=",
+                          r"(?<![\w.%-])[\w-]+\.\d+(?![\w.-])", ".", shift)
+
+
+def distinct(text, kind, shift):
+    """A copy of a graph file that no other copy repeats byte for byte."""
+    if kind == "fx":
+        return rename_fx(text, shift)
+    out = renumber(text, kind, shift)
+    return rename_short_hlo(out, shift) if out == text and kind == "hlo" else out
 
 
 # One planted change per kind: an op swapped for another of the same shape.
@@ -300,6 +339,10 @@ def main():
         write(os.path.join(out, "dir_left", rel), text)
         right = renumber(text, kind, 1000 + i % 7)
         write(os.path.join(out, "dir_right", rel), plant(right, kind) if i in planted else right)
+        left = distinct(text, kind, 100000 + 10 * i)
+        write(os.path.join(out, "distinct_left", rel), left)
+        right = renumber(left, kind, 1000 + i % 7)
+        write(os.path.join(out, "distinct_right", rel), plant(right, kind) if i in planted else right)
     print("inputs: FX {} nodes, small FX graphs {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
           "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), "
           "TORCH_TRACE log {} nodes, HLO {} nodes, save file {} nodes, save file of small "

@@ -128,6 +128,7 @@ compare "FX, one typed graph (torch 2.x)" "$work/fx_typed_left.txt" "$work/fx_ty
 compare "FX, one graph of module calls (symbolic_trace)" "$work/fx_module_left.txt" "$work/fx_module_right.txt"
 compare "HLO, modules one after another" "$work/hlo_left.txt" "$work/hlo_right.txt"
 compare "directory of $files graph files" "$work/dir_left" "$work/dir_right"
+compare "directory of $files graph files, none alike" "$work/distinct_left" "$work/distinct_right"
 
 # rate BYTES SECONDS: MB/s as the targets count them (10^6 bytes), and MiB/s,
 # the unit of the figures before session 15 (printed then as "MB/s").

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "analyze/analyze.h"
 #include "analyze/pair_memo.h"
 #include "analyze/reading.h"
@@ -379,7 +380,20 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
   if (slots.size() != 1 || opts.threads == 1) opts.align.threads = 1;
   result.pairs.resize(slots.size());
   {
-    const bool memo_on = slots.size() > 1;
+    // Only graphs of shared pools can be found again (a save file's
+    // records, copies of a repeated file): a pair whose pools no other pair
+    // has is not hashed. In a directory of distinct files that is every
+    // pair, and hashing them was a tenth of the diff.
+    std::vector<bool> memo_on(slots.size(), false);
+    if (slots.size() > 1) {
+      absl::flat_hash_map<std::pair<const void*, const void*>, uint32_t> pools;
+      for (const Slot& slot : slots) {
+        ++pools[{slot.l->strings.identity(), slot.r->strings.identity()}];
+      }
+      for (size_t i = 0; i < slots.size(); ++i) {
+        memo_on[i] = pools[{slots[i].l->strings.identity(), slots[i].r->strings.identity()}] > 1;
+      }
+    }
     analyze::PairMemo memo;
     auto diff_slot = [&](size_t i) {
       Slot& slot = slots[i];
@@ -388,7 +402,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
       const DumpFile& rf = *slot.rf;
       analyze::PairMemo::Key key{};
       analyze::PairMemo::Known known;
-      if (memo_on) {
+      if (memo_on[i]) {
         key = analyze::PairMemo::KeyOf(*slot.l, *slot.r);
         known = memo.Find(key, *slot.l, *slot.r);
       }
@@ -405,7 +419,7 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
       pair.left_partial = slot.l->partial;
       pair.right_partial = slot.r->partial;
       // Final from here on: result.pairs is not resized again.
-      if (memo_on && known.diff == nullptr) {
+      if (memo_on[i] && known.diff == nullptr) {
         memo.Add(key, *slot.l, *slot.r, &pair, !slot.findings.empty());
       }
     };
