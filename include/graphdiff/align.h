@@ -46,9 +46,10 @@ enum class Matcher : uint8_t {
   kTwins,
   kRelaxed,
   kPosition,
+  kIdentical,  // the graphs are equal node for node: node i with node i
 };
 // "none", "anchor", "refine", "symmetry", "propagate", "similarity", "twins",
-// "relaxed", "position".
+// "relaxed", "position", "identical".
 std::string_view MatcherName(Matcher matcher);
 // Inverse of MatcherName; false when `name` is not one.
 bool ParseMatcher(std::string_view name, Matcher* out);

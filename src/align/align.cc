@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "align/identical.h"
 #include "align/matchers.h"
 #include "align/sequence.h"
 #include "align/state.h"
@@ -176,6 +177,18 @@ bool Alignment::identical() const {
 
 absl::StatusOr<Alignment> Align(const Graph& left, const Graph& right,
                                 const AlignOptions& options) {
+  if (!align::EqualNodeForNode(left, right)) return align::AlignByMatchers(left, right, options);
+  // Equal graphs: one check stands for both.
+  if (absl::Status s = align::CheckAlignable(left); !s.ok()) return s;
+  Alignment out = align::NodeForNode(left);
+  if (options.verify) {
+    if (absl::Status v = VerifyAlignment(left, right, out, options); !v.ok()) return v;
+  }
+  return out;
+}
+
+absl::StatusOr<Alignment> align::AlignByMatchers(const Graph& left, const Graph& right,
+                                                 const AlignOptions& options) {
   State st;
   absl::Status status = align::Normalizer().Run(left, right, options, st);
   if (!status.ok()) return status;

@@ -21,6 +21,11 @@ class Normalizer {
                    State& state);
 };
 
+// What aligning requires of a graph: operands that come before their user
+// (topological order) and outputs that name nodes of the graph. Every way
+// through Align checks it, the shortcut for graphs equal node for node too.
+absl::Status CheckAlignable(const Graph& g);
+
 // Unique-to-unique pairs of equal fingerprints at one level, tallest first,
 // each verified against already matched operands.
 class AnchorMatcher {

@@ -108,12 +108,6 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     uint32_t h = 0;
     ValueRef source{};
     for (const ValueRef& r : node.operands) {
-      if (r.node >= v) {
-        return absl::InvalidArgumentError(fmt::format(
-            "{}: node {} ({}) uses node {} which does not come before it; "
-            "graphs must be in topological order",
-            g.source.file, v, g.str(node.name), r.node));
-      }
       ValueRef x = (is_alias[r.node] && r.output == 0) ? forward[r.node] : r;
       source = x;
       const ValueRef kept = alias || projection ? r : x;
@@ -185,8 +179,30 @@ const char* MatcherName(MatcherId id) {
     case MatcherId::kTwins: return "twins";
     case MatcherId::kRelaxed: return "relaxed";
     case MatcherId::kPosition: return "position";
+    case MatcherId::kIdentical: return "identical";
   }
   return "none";
+}
+
+absl::Status CheckAlignable(const Graph& g) {
+  for (uint32_t v = 0; v < g.nodes.size(); ++v) {
+    for (const ValueRef& r : g.nodes[v].operands) {
+      if (r.node >= v) {
+        return absl::InvalidArgumentError(fmt::format(
+            "{}: node {} ({}) uses node {} which does not come before it; "
+            "graphs must be in topological order",
+            g.source.file, v, g.str(g.nodes[v].name), r.node));
+      }
+    }
+  }
+  for (const ValueRef& r : g.outputs) {
+    if (r.node >= g.nodes.size()) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: output refers to node {} of a {}-node graph", g.source.file, r.node,
+          g.nodes.size()));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Normalizer::Run(const Graph& left, const Graph& right,
@@ -202,16 +218,10 @@ absl::Status Normalizer::Run(const Graph& left, const Graph& right,
   absl::Status status[2];
   ForBothSides(state.parallel, [&](int s) {
     const Graph& g = s == 0 ? left : right;
+    status[s] = CheckAlignable(g);
+    if (!status[s].ok()) return;
     status[s] = BuildSide(g, eq, state.side[s]);
     if (!status[s].ok()) return;
-    for (const ValueRef& r : g.outputs) {
-      if (r.node >= g.nodes.size()) {
-        status[s] = absl::InvalidArgumentError(
-            fmt::format("{}: output refers to node {} of a {}-node graph", g.source.file,
-                        r.node, g.nodes.size()));
-        return;
-      }
-    }
     state.map[s].assign(g.nodes.size(), kNone);
     state.how[s].assign(g.nodes.size(), MatcherId::kNone);
     state.covered[s].assign(g.nodes.size(), 0);

@@ -40,6 +40,7 @@ enum class MatcherId : uint8_t {
   kTwins,
   kRelaxed,
   kPosition,
+  kIdentical,
 };
 const char* MatcherName(MatcherId id);
 

@@ -53,6 +53,7 @@ std::string_view MatcherName(Matcher m) {
     case Matcher::kTwins: return "twins";
     case Matcher::kRelaxed: return "relaxed";
     case Matcher::kPosition: return "position";
+    case Matcher::kIdentical: return "identical";
   }
   return "none";
 }
@@ -60,7 +61,8 @@ std::string_view MatcherName(Matcher m) {
 bool ParseMatcher(std::string_view name, Matcher* out) {
   static constexpr Matcher kAll[] = {Matcher::kNone,      Matcher::kAnchor,    Matcher::kRefine,
                                      Matcher::kSymmetry,  Matcher::kPropagate, Matcher::kSimilarity,
-                                     Matcher::kTwins,     Matcher::kRelaxed,   Matcher::kPosition};
+                                     Matcher::kTwins,     Matcher::kRelaxed,   Matcher::kPosition,
+                                     Matcher::kIdentical};
   return ParseName(name, kAll, &MatcherName, out);
 }
 
