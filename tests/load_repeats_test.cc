@@ -182,6 +182,63 @@ TEST(LoadRepeats, ADiffOfRepeatedFilesIsTheDiffOfTheirParses) {
   }
 }
 
+TEST(LoadDumpPair, EachSideIsItsLoadAndEqualFilesAreParsedOnce) {
+  ScratchDir dir;
+  const std::string left = testing_load::ResnetDir("openxla");
+  const std::string right = dir.Join("rerun");
+  for (const char* name : {"fx_graph.txt", "ir.txt", "metrics.txt"}) {
+    WriteTestFile(right + "/" + name, testing_load::ReadTestFile(left + "/" + name));
+  }
+  // One file the rerun changed, one only it has.
+  WriteTestFile(right + "/ir.txt",
+                testing::ReadTestdata("resnet18-xla5430/torchxla_trace_once/ir.txt"));
+  WriteTestFile(right + "/extra/ir.txt", testing_load::ReadTestFile(left + "/ir.txt"));
+  for (unsigned threads : {1u, 2u, 3u}) {
+    LoadOptions options;
+    options.threads = threads;
+    DumpPair pair = LoadDumpPair(left, right, options);
+    ASSERT_TRUE(pair.left.ok()) << pair.left.status();
+    ASSERT_TRUE(pair.right.ok()) << pair.right.status();
+    absl::StatusOr<Dump> alone[2] = {LoadDump(left, options), LoadDump(right, options)};
+    const Dump* together[2] = {&*pair.left, &*pair.right};
+    for (int s = 0; s < 2; ++s) {
+      ASSERT_TRUE(alone[s].ok());
+      EXPECT_EQ(together[s]->root, alone[s]->root);
+      EXPECT_EQ(together[s]->skipped, alone[s]->skipped);
+      ASSERT_EQ(together[s]->files.size(), alone[s]->files.size());
+      for (size_t f = 0; f < alone[s]->files.size(); ++f) {
+        EXPECT_EQ(Describe(together[s]->files[f]), Describe(alone[s]->files[f]));
+      }
+    }
+    // The unchanged FX graph and the moved IR are the left side's, shared.
+    auto pool = [](const Dump& d, const std::string& path) {
+      const DumpFile* f = FileAt(d, path);
+      return f == nullptr || f->graphs.empty() ? nullptr : f->graphs[0].strings.identity();
+    };
+    EXPECT_EQ(pool(*pair.left, "fx_graph.txt"), pool(*pair.right, "fx_graph.txt"));
+    EXPECT_EQ(pool(*pair.left, "ir.txt"), pool(*pair.right, "extra/ir.txt"));
+    EXPECT_NE(pool(*pair.left, "ir.txt"), pool(*pair.right, "ir.txt"));
+    ASSERT_NE(pool(*pair.left, "ir.txt"), nullptr);
+  }
+}
+
+TEST(LoadDumpPair, ASideThatFailsLeavesTheOtherLoaded) {
+  ScratchDir dir;
+  const std::string good = testing_load::ResnetDir("openxla");
+  DumpPair missing = LoadDumpPair(dir.Join("nothing"), good);
+  EXPECT_EQ(missing.left.status().code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE(missing.right.ok()) << missing.right.status();
+  EXPECT_EQ(missing.right->files.size(), 3u);
+  // A file that does not parse fails its side only, with LoadDump's error.
+  WriteTestFile(dir.Join("broken/ir.txt"),
+                "IR {\n  %0 = f32[] prim::Constant(), value=0\n  %1 = f32[] aten::relu(%7)\n}\n");
+  DumpPair broken = LoadDumpPair(good, dir.Join("broken"));
+  ASSERT_TRUE(broken.left.ok()) << broken.left.status();
+  absl::StatusOr<Dump> alone = LoadDump(dir.Join("broken"));
+  ASSERT_FALSE(alone.ok());
+  EXPECT_EQ(broken.right.status(), alone.status());
+}
+
 using Kind = RepeatedFiles::Claim::Kind;
 
 // A park that declines: the file is parsed.

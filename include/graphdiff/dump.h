@@ -144,7 +144,23 @@ struct LoadOptions {
 // copied. Another process truncating such a file while it is parsed raises
 // SIGBUS in this process (the graphdiff tool turns it into an error exit);
 // see docs/hardening.md.
+//
+// Within one load, a file whose bytes repeat another's (ranks of one job,
+// a graph compiled again) is parsed once: the repeat holds a copy of the
+// first one's graphs, their string pool shared, named for its own path.
 absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options = {});
+
+// Both sides of a diff, each as LoadDump gives it, loaded at once on one set
+// of threads (LoadOptions::threads in all, one progress stream). A file of
+// either side that repeats a file of the other byte for byte, as most files
+// of a rerun do, is parsed once. A side that fails to load leaves the other
+// loaded.
+struct DumpPair {
+  absl::StatusOr<Dump> left;
+  absl::StatusOr<Dump> right;
+};
+DumpPair LoadDumpPair(std::string_view left, std::string_view right,
+                      const LoadOptions& options = {});
 
 // Parses in-memory files as if they were a directory (for tests and tools
 // that already have the bytes): (relative path, content) pairs.

@@ -48,9 +48,24 @@ constexpr size_t kSniffBytes = 512;
 constexpr uint64_t kKeptEntryBytes = 64ull << 20;
 constexpr char kFileLimitName[] = "LoadOptions::max_file_bytes; graphdiff --max-file-bytes";
 
+// What one dump of a load gathers. A load may gather two (LoadDumpPair).
+struct Side {
+  std::string root;
+  // A deque: RepeatedFiles points at files parsed earlier while others
+  // are added.
+  std::deque<DumpFile> files;
+  std::vector<std::pair<std::string, std::string>> skipped;
+  std::string error_key;
+  absl::Status error;
+  std::atomic<uint64_t> archive_bytes{0};
+  std::atomic<uint64_t> input_bytes{0};
+  std::atomic<size_t> file_count{0};
+};
+
 // One file to load: on disk, borrowed from the caller, or owned (an archive
 // entry read into memory).
 struct Item {
+  Side* side = nullptr;
   std::string rel;     // DumpFile::path
   std::string source;  // name in messages; also the deterministic order key
   std::string disk;    // read from here when non-empty
@@ -83,10 +98,16 @@ class Loader {
     pool_.Add([this, shared] { Process(*shared); });
   }
 
-  void AddSkipped(std::string path, std::string reason) {
+  Side& AddSide(std::string root) {
+    Side& side = sides_.emplace_back();
+    side.root = std::move(root);
+    return side;
+  }
+
+  void AddSkipped(Side& side, std::string path, std::string reason) {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      skipped_.emplace_back(std::move(path), std::move(reason));
+      side.skipped.emplace_back(std::move(path), std::move(reason));
     }
     Report(LoadPhase::kParsing, [](LoadProgress& p) { ++p.files_done; });
   }
@@ -101,20 +122,26 @@ class Loader {
     options_.progress(progress_);
   }
 
-  void set_file_count(size_t n) {
-    file_count_ = n;
-    Report(LoadPhase::kListing, [&](LoadProgress& p) { p.files_found = n; });
+  void set_file_count(Side& side, size_t n) {
+    side.file_count = n;
+    const size_t found = FilesFound();
+    Report(LoadPhase::kListing, [&](LoadProgress& p) { p.files_found = found; });
   }
 
-  absl::StatusOr<Dump> Finish(std::string root) {
+  // Loads every side's files.
+  void Run() {
     pool_.Run();
-    if (!error_.ok()) return error_;
     Report(LoadPhase::kDone, [](LoadProgress&) {});
+  }
+
+  // A side's dump, once Run is done.
+  absl::StatusOr<Dump> Take(Side& side) {
+    if (!side.error.ok()) return side.error;
     Dump dump;
-    dump.root = std::move(root);
-    dump.files.assign(std::make_move_iterator(files_.begin()),
-                      std::make_move_iterator(files_.end()));
-    dump.skipped = std::move(skipped_);
+    dump.root = std::move(side.root);
+    dump.files.assign(std::make_move_iterator(side.files.begin()),
+                      std::make_move_iterator(side.files.end()));
+    dump.skipped = std::move(side.skipped);
     std::sort(dump.files.begin(), dump.files.end(),
               [](const DumpFile& a, const DumpFile& b) {
                 return a.path != b.path ? a.path < b.path : a.source < b.source;
@@ -125,27 +152,27 @@ class Loader {
 
  private:
   void Process(Item& item) {
-    if (Cancelled(item.source)) return;
+    if (Cancelled(item)) return;
     if (!item.disk.empty()) {
       // A small file is read whole at once; a large one's head tells
       // whether to map it or to stream it as an archive.
       absl::StatusOr<FileStart> start = ReadFileStart(item.disk, kSniffBytes);
-      if (!start.ok()) return Fail(item.source, start.status());
+      if (!start.ok()) return Fail(item, start.status());
       std::string_view head = start->complete ? start->whole.view() : start->head;
-      if (head.empty()) return AddSkipped(item.rel, "empty file");
+      if (head.empty()) return AddSkipped(*item.side, item.rel, "empty file");
       ArchiveMagic magic = SniffArchive(head.substr(0, kSniffBytes));
       if (magic != ArchiveMagic::kNone) return Expand(item, magic);
       FileBytes text;
       if (start->complete) {
         if (head.size() > options_.max_file_bytes) {
-          return Fail(item.source, FileTooLargeError(item.disk, head.size(),
-                                                     options_.max_file_bytes, kFileLimitName));
+          return Fail(item, FileTooLargeError(item.disk, head.size(), options_.max_file_bytes,
+                                              kFileLimitName));
         }
         text = FileBytes(std::move(start->whole));
       } else {
         absl::StatusOr<FileBytes> read =
             ReadFileBytes(item.disk, options_.max_file_bytes, kFileLimitName);
-        if (!read.ok()) return Fail(item.source, read.status());
+        if (!read.ok()) return Fail(item, read.status());
         text = *std::move(read);
       }
       if (!item.again) {
@@ -154,10 +181,10 @@ class Loader {
       return Parse(item, text.view());
     }
     std::string_view text = item.has_borrowed ? item.borrowed : item.data.view();
-    if (text.empty()) return AddSkipped(item.rel, "empty file");
+    if (text.empty()) return AddSkipped(*item.side, item.rel, "empty file");
     if (text.size() > options_.max_file_bytes) {
-      return Fail(item.source, FileTooLargeError(item.source, text.size(),
-                                                 options_.max_file_bytes, kFileLimitName));
+      return Fail(item, FileTooLargeError(item.source, text.size(), options_.max_file_bytes,
+                                          kFileLimitName));
     }
     ArchiveMagic magic = SniffArchive(text.substr(0, kSniffBytes));
     if (magic != ArchiveMagic::kNone) return Expand(item, magic);
@@ -182,8 +209,9 @@ class Loader {
                            hash);
     const Detection detection = Detect(text);
     if (detection.format == DumpFormat::kUnknown) {
-      return AddSkipped(item.rel, detection.binary ? "not a recognised dump (binary)"
-                                                    : "not a recognised dump");
+      return AddSkipped(*item.side, item.rel,
+                        detection.binary ? "not a recognised dump (binary)"
+                                         : "not a recognised dump");
     }
     Report(LoadPhase::kParsing, [](LoadProgress&) {});
     // A large save file is cut into pieces parsed on the pool, beside the
@@ -210,7 +238,7 @@ class Loader {
     absl::StatusOr<ParsedText> parsed =
         ParseDetected(text, detection, item.source, options_.parse,
                       pool_.threads() > 1 || take ? &runner : nullptr, take ? &stream : nullptr);
-    if (!parsed.ok()) return Fail(item.source, parsed.status());
+    if (!parsed.ok()) return Fail(item, parsed.status());
     Report(LoadPhase::kParsing, [&](LoadProgress& p) {
       ++p.files_done;
       // Graphs handed out were counted as they went; a restart's were not
@@ -232,7 +260,7 @@ class Loader {
     const DumpFile* added;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      added = &files_.emplace_back(std::move(file));
+      added = &item.side->files.emplace_back(std::move(file));
     }
     if (original.active()) {
       RepeatedFiles::Origin origin;
@@ -288,7 +316,7 @@ class Loader {
     const size_t graphs = file.graphs.size();
     {
       std::lock_guard<std::mutex> lock(mu_);
-      files_.push_back(std::move(file));
+      item.side->files.push_back(std::move(file));
     }
     Report(LoadPhase::kParsing, [&](LoadProgress& p) {
       ++p.files_done;
@@ -298,15 +326,15 @@ class Loader {
 
   void Expand(Item& item, ArchiveMagic magic) {
     if (item.depth >= kMaxNesting) {
-      return AddSkipped(item.rel, "archive nested too deep, not opened");
+      return AddSkipped(*item.side, item.rel, "archive nested too deep, not opened");
     }
     ArchiveLimits limits;
     limits.max_file_bytes = options_.max_file_bytes;
     limits.max_entries = options_.max_archive_entries;
     limits.max_total_bytes = options_.max_archive_bytes;
-    limits.total_bytes = &archive_bytes_;
+    limits.total_bytes = &item.side->archive_bytes;
     limits.max_ratio = options_.max_compression_ratio;
-    limits.input_bytes = &input_bytes_;
+    limits.input_bytes = &item.side->input_bytes;
     if (item.depth == 0) {
       // An archive the user handed over: its size is what the ratio limit
       // lets the whole load expand from. Nested archives add nothing.
@@ -314,7 +342,7 @@ class Loader {
       uint64_t size = item.disk.empty()
                           ? (item.has_borrowed ? item.borrowed.size() : item.data.size())
                           : std::filesystem::file_size(item.disk, ec);
-      input_bytes_ += ec ? 0 : size;
+      item.side->input_bytes += ec ? 0 : size;
     }
     if (options_.progress) {
       limits.progress = [this](uint64_t n) {
@@ -323,13 +351,14 @@ class Loader {
     }
     ArchiveSink sink;
     sink.file = [&](std::string entry, TextBuffer data) -> absl::Status {
-      if (Cancelled(item.source)) return absl::CancelledError();
-      if (++file_count_ > options_.max_files) {
+      if (Cancelled(item)) return absl::CancelledError();
+      if (++item.side->file_count > options_.max_files) {
         return absl::ResourceExhaustedError(absl::StrCat(
             "dump has more than ", options_.max_files,
             " files (LoadOptions::max_files; graphdiff --max-files)"));
       }
       Item child;
+      child.side = item.side;
       child.depth = item.depth + 1;
       if (entry.empty()) {
         // The content of a compressed single file: named after the file.
@@ -342,8 +371,9 @@ class Loader {
       }
       child.data = std::move(data);
       uint64_t size = child.data.size();
+      const size_t found = FilesFound();
       Report(LoadPhase::kReading, [&](LoadProgress& p) {
-        p.files_found = std::max<size_t>(p.files_found, file_count_);
+        p.files_found = std::max<size_t>(p.files_found, found);
       });
       if (pending_bytes_.fetch_add(size) + size > pending_budget_) {
         Process(child);
@@ -359,7 +389,7 @@ class Loader {
       return absl::OkStatus();
     };
     sink.skip = [&](std::string entry, std::string reason) {
-      AddSkipped(item.is_root ? entry : absl::StrCat(item.rel, "!", entry),
+      AddSkipped(*item.side, item.is_root ? entry : absl::StrCat(item.rel, "!", entry),
                  std::move(reason));
     };
     std::string_view memory = item.has_borrowed ? item.borrowed : item.data.view();
@@ -367,23 +397,31 @@ class Loader {
     // The archive's bytes are no longer needed once its entries are out.
     item.data.Clear();
     Report(LoadPhase::kReading, [](LoadProgress& p) { ++p.files_done; });
-    if (!s.ok() && !absl::IsCancelled(s)) Fail(item.source, s);
+    if (!s.ok() && !absl::IsCancelled(s)) Fail(item, s);
   }
 
-  // Keeps the error of the first file in order, whatever thread saw it first.
-  void Fail(const std::string& key, absl::Status status) {
+  // Keeps the error of the side's first file in order, whatever thread saw
+  // it first.
+  void Fail(const Item& item, absl::Status status) {
+    Side& side = *item.side;
     std::lock_guard<std::mutex> lock(mu_);
-    if (error_.ok() || key < error_key_) {
-      error_key_ = key;
-      error_ = std::move(status);
+    if (side.error.ok() || item.source < side.error_key) {
+      side.error_key = item.source;
+      side.error = std::move(status);
     }
   }
 
-  // A file after a failed one need not load: its result cannot be used, and
-  // any error it has would not be the one reported.
-  bool Cancelled(const std::string& key) {
+  // A file after a failed one of its side need not load: its result cannot
+  // be used, and any error it has would not be the one reported.
+  bool Cancelled(const Item& item) {
     std::lock_guard<std::mutex> lock(mu_);
-    return !error_.ok() && key > error_key_;
+    return !item.side->error.ok() && item.source > item.side->error_key;
+  }
+
+  size_t FilesFound() const {
+    size_t n = 0;
+    for (const Side& side : sides_) n += side.file_count;
+    return n;
   }
 
   const LoadOptions& options_;
@@ -392,24 +430,20 @@ class Loader {
   std::mutex progress_mu_;
   LoadProgress progress_;
   std::mutex mu_;
-  // A deque: RepeatedFiles points at files parsed earlier while others
-  // are added.
-  std::deque<DumpFile> files_;
-  std::vector<std::pair<std::string, std::string>> skipped_;
-  std::string error_key_;
-  absl::Status error_;
-  std::atomic<uint64_t> archive_bytes_{0};
-  std::atomic<uint64_t> input_bytes_{0};
-  std::atomic<size_t> file_count_{0};
+  std::deque<Side> sides_;  // a deque: items point at their side
   std::atomic<uint64_t> pending_bytes_{0};
   RepeatedFiles repeated_;
 };
 
 }  // namespace
 
-absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options) {
+namespace {
+
+// Lists what the user named (a file or a directory) into `side`, or says
+// why it cannot be loaded.
+absl::Status AddPath(Loader& loader, Side& side, const LoadOptions& options) {
   namespace fs = std::filesystem;
-  std::string root(path);
+  const std::string& root = side.root;
   std::error_code ec;
   fs::file_status status = fs::status(root, ec);
   // The system's own reason: a path behind a directory the user may not
@@ -422,16 +456,16 @@ absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options)
   if (ec || !fs::exists(status)) {
     return absl::NotFoundError(absl::StrCat(root, ": no such file or directory"));
   }
-  Loader loader(options);
   if (fs::is_directory(status)) {
     absl::StatusOr<DirListing> listing = WalkDirectory(root, options.max_files);
     if (!listing.ok()) return listing.status();
-    loader.set_file_count(listing->files.size());
+    loader.set_file_count(side, listing->files.size());
     for (auto& [skipped_path, reason] : listing->skipped) {
-      loader.AddSkipped(std::move(skipped_path), std::move(reason));
+      loader.AddSkipped(side, std::move(skipped_path), std::move(reason));
     }
     for (std::string& rel : listing->files) {
       Item item;
+      item.side = &side;
       item.source = JoinPath(root, rel);
       item.disk = item.source;
       item.rel = std::move(rel);
@@ -439,17 +473,42 @@ absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options)
     }
   } else if (fs::is_regular_file(status)) {
     Item item;
+    item.side = &side;
     item.rel = std::string(BaseName(root));
     item.source = root;
     item.disk = root;
     item.is_root = true;
-    loader.set_file_count(1);
+    loader.set_file_count(side, 1);
     loader.Queue(std::move(item));
   } else {
     return absl::InvalidArgumentError(
         absl::StrCat(root, ": not a regular file or directory"));
   }
-  return loader.Finish(std::move(root));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Dump> LoadDump(std::string_view path, const LoadOptions& options) {
+  Loader loader(options);
+  Side& side = loader.AddSide(std::string(path));
+  if (absl::Status s = AddPath(loader, side, options); !s.ok()) return s;
+  loader.Run();
+  return loader.Take(side);
+}
+
+DumpPair LoadDumpPair(std::string_view left, std::string_view right,
+                      const LoadOptions& options) {
+  Loader loader(options);
+  Side& l = loader.AddSide(std::string(left));
+  Side& r = loader.AddSide(std::string(right));
+  const absl::Status left_listed = AddPath(loader, l, options);
+  const absl::Status right_listed = AddPath(loader, r, options);
+  loader.Run();
+  DumpPair out;
+  out.left = left_listed.ok() ? loader.Take(l) : absl::StatusOr<Dump>(left_listed);
+  out.right = right_listed.ok() ? loader.Take(r) : absl::StatusOr<Dump>(right_listed);
+  return out;
 }
 
 absl::StatusOr<Dump> LoadDumpFromMemory(
@@ -461,20 +520,23 @@ absl::StatusOr<Dump> LoadDumpFromMemory(
         " files (LoadOptions::max_files; graphdiff --max-files)"));
   }
   Loader loader(options);
-  loader.set_file_count(files.size());
+  Side& side = loader.AddSide(std::string(root));
+  loader.set_file_count(side, files.size());
   for (const auto& [name, content] : files) {
     // The caller's names get the archive rules: they may come from anywhere.
     absl::StatusOr<std::string> rel = CheckEntryPath(root, name);
     if (!rel.ok()) return rel.status();
     if (rel->empty() || IsHiddenPath(*rel)) continue;
     Item item;
+    item.side = &side;
     item.source = JoinPath(root, *rel);
     item.rel = *std::move(rel);
     item.borrowed = content;
     item.has_borrowed = true;
     loader.Queue(std::move(item));
   }
-  return loader.Finish(std::string(root));
+  loader.Run();
+  return loader.Take(side);
 }
 
 }  // namespace graphdiff

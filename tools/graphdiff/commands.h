@@ -89,6 +89,9 @@ void KeepUntilExit(T&& value) {
 // input. `take_graphs`, when set, is LoadOptions::take_graphs.
 absl::StatusOr<Dump> LoadInput(const std::string& path,
                                std::function<void(const TakenGraphs&)> take_graphs = nullptr);
+// Both sides of a diff as LoadInput gives them, loaded together
+// (LoadDumpPair) unless one is standard input.
+DumpPair LoadInputs(const std::string& left, const std::string& right);
 // The text-report tail that lists a dump's skipped files (at most
 // `max_items`, 0 = all) and every reading warning.
 std::string ReadingNotes(const Dump& dump, const std::string& path, size_t max_items);

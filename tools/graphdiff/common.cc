@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -88,6 +89,21 @@ absl::StatusOr<Dump> LoadInput(const std::string& path,
   absl::StatusOr<Dump> dump = LoadDumpFromMemory("-", {{"stdin", std::move(data)}}, options);
   if (dump.ok()) dump->root = "-";
   return dump;
+}
+
+DumpPair LoadInputs(const std::string& left, const std::string& right) {
+  if (left != "-" && right != "-") {
+    LoadOptions options = CliLimits().load;
+    options.progress = LoadProgressCallback();
+    return LoadDumpPair(left, right, options);
+  }
+  // Standard input on one side: the sides load on their own, at once.
+  std::future<absl::StatusOr<Dump>> pending =
+      std::async(std::launch::async, [&right] { return LoadInput(right); });
+  DumpPair out;
+  out.left = LoadInput(left);
+  out.right = pending.get();
+  return out;
 }
 
 std::string WhyNothingReadable(const Dump& dump, const std::string& path) {
