@@ -173,6 +173,32 @@ TEST(PairMemo, RepeatedGraphsAlignAsAlone) {
   }
 }
 
+// Without alignments in the summaries (DiffOptions::alignments off, as for
+// reports that draw nothing), the memo keeps those of pairs whose findings
+// a repeat runs again: the result is the same but for the alignments.
+TEST(PairMemo, SummariesWithoutAlignmentsDiffTheSame) {
+  const std::vector<std::string> left = Repeated({kA, kB, kAttr, kB, kType, kB, kNames}, 9);
+  const std::vector<std::string> right = Repeated({kA, kB, kA, kB, kA, kB, kA}, 9);
+  absl::StatusOr<Dump> l = LoadDumpFromMemory("l", {{"save.txt", Blocks(left)}});
+  absl::StatusOr<Dump> r = LoadDumpFromMemory("r", {{"save.txt", Blocks(right)}});
+  ASSERT_TRUE(l.ok() && r.ok());
+  for (unsigned threads : {1u, 2u}) {
+    DiffOptions with;
+    with.threads = threads;
+    DiffOptions without = with;
+    without.alignments = false;
+    absl::StatusOr<DiffResult> a = DiffDumps(*l, *r, with);
+    absl::StatusOr<DiffResult> b = DiffDumps(*l, *r, without);
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_FALSE(a->findings.empty());
+    EXPECT_EQ(DiffResultToJson(*a), DiffResultToJson(*b));
+    size_t kept = 0;
+    for (const GraphPairDiff& p : a->pairs) kept += p.alignment.pairs.size();
+    for (const GraphPairDiff& p : b->pairs) EXPECT_TRUE(p.alignment.pairs.empty());
+    EXPECT_GT(kept, 0u);
+  }
+}
+
 // A pair's summary as JSON, less what names where it is: its sources, its
 // graphs' names and the rule that paired it.
 std::string SummaryJson(GraphPairDiff p) {

@@ -60,6 +60,11 @@ struct DiffOptions {
   // it names, so reports that list only changes (text, Markdown) leave the
   // unchanged ones out; JSON and the drawings need them all.
   bool unchanged_rows = true;
+  // GraphPairDiff::alignment holds each pair's alignment, or stays empty.
+  // Only the drawings (HTML, DOT, Model Explorer) read it; at 48 bytes a
+  // node pair it was a tenth of a big diff's memory for reports that never
+  // look at it.
+  bool alignments = true;
 };
 
 // One matched node pair in reportable form.
@@ -103,7 +108,8 @@ struct GraphPairDiff {
   bool left_partial = false;
   bool right_partial = false;
   // The alignment itself (indices into the graphs). In memory only: not
-  // serialised, empty after DiffResultFromJson.
+  // serialised, empty after DiffResultFromJson and when
+  // DiffOptions::alignments is off.
   Alignment alignment;
 
   // Same up to numbering and order.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -214,11 +215,13 @@ void Relabel(const GraphPairDiff& known, const Graph& l, const Graph& r, PairRul
 
 // Adds the pair's findings to `findings` and its summary to `*pair`.
 // `known`, when not null, is the alignment of graphs of the same content
-// (PairMemo).
+// (PairMemo). The alignment goes into the summary, or into `*spare` when
+// the summary keeps none (DiffOptions::alignments) and `spare` is not null.
 absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::string label,
                          const PairSources& sources, const DiffOptions& options,
                          const OpEquivalence& eq, const Alignment* known,
-                         std::vector<Finding>* findings, GraphPairDiff* pair) {
+                         std::vector<Finding>* findings, GraphPairDiff* pair,
+                         Alignment* spare = nullptr) {
   absl::StatusOr<Alignment> a =
       known != nullptr ? absl::StatusOr<Alignment>(*known) : Align(l, r, options.align);
   if (!a.ok()) return a.status();
@@ -265,7 +268,11 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   d.left_source = sources.left;
   d.right_source = sources.right;
   // The findings are done with it; the rows above were built from it.
-  d.alignment = *std::move(a);
+  if (options.alignments) {
+    d.alignment = *std::move(a);
+  } else if (spare != nullptr) {
+    *spare = *std::move(a);
+  }
   *pair = std::move(d);
   return absl::OkStatus();
 }
@@ -410,17 +417,24 @@ absl::StatusOr<DiffResult> DiffDumps(const Dump& left, const Dump& right,
         Relabel(*known.diff, *slot.l, *slot.r, slot.pairing->how, {lf.path, rf.path}, &pair);
         return;
       }
+      // A pair whose findings a repeat will run again keeps its alignment
+      // in the memo when the summary holds none.
+      const bool remember = memo_on[i] && known.diff == nullptr;
+      Alignment spare;
       slot.status = DiffOnePair(
           *slot.l, *slot.r, slot.pairing->how,
           SidesLabel(GraphLabel(lf, *slot.l), GraphLabel(rf, *slot.r)), {lf.path, rf.path},
-          opts, eq, known.diff != nullptr ? &known.diff->alignment : nullptr, &slot.findings,
-          &pair);
+          opts, eq, known.alignment, &slot.findings, &pair, remember ? &spare : nullptr);
       if (!slot.status.ok()) return;
       pair.left_partial = slot.l->partial;
       pair.right_partial = slot.r->partial;
       // Final from here on: result.pairs is not resized again.
-      if (memo_on[i] && known.diff == nullptr) {
-        memo.Add(key, *slot.l, *slot.r, &pair, !slot.findings.empty());
+      if (remember) {
+        std::shared_ptr<const Alignment> own;
+        if (!opts.alignments && !slot.findings.empty()) {
+          own = std::make_shared<const Alignment>(std::move(spare));
+        }
+        memo.Add(key, *slot.l, *slot.r, &pair, !slot.findings.empty(), std::move(own));
       }
     };
     // Small pairs go to the threads in runs: a task a pair of a log of 10^5

@@ -117,9 +117,11 @@ PairMemo::Known PairMemo::Find(const Key& key, const Graph& left, const Graph& r
 }
 
 void PairMemo::Add(const Key& key, const Graph& left, const Graph& right,
-                   const GraphPairDiff* diff, bool findings) {
+                   const GraphPairDiff* diff, bool findings,
+                   std::shared_ptr<const Alignment> own) {
+  const Alignment* alignment = own != nullptr ? own.get() : &diff->alignment;
   std::lock_guard<std::mutex> lock(mu_);
-  entries_.try_emplace(key, Entry{&left, &right, Known{diff, findings}});
+  entries_.try_emplace(key, Entry{&left, &right, Known{diff, alignment, findings}, std::move(own)});
 }
 
 }  // namespace graphdiff::analyze

@@ -14,6 +14,7 @@
 #define GRAPHDIFF_SRC_ANALYZE_PAIR_MEMO_H_
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <utility>
 
@@ -60,21 +61,24 @@ class PairMemo {
 
   // What a pair of the same content gave.
   struct Known {
-    const GraphPairDiff* diff = nullptr;  // its summary, with its alignment
-    bool findings = true;                 // whether any finding fired on it
+    const GraphPairDiff* diff = nullptr;  // its summary
+    const Alignment* alignment = nullptr;  // its alignment, when `diff` is set
+    bool findings = true;                  // whether any finding fired on it
   };
   // The diff of graphs equal in content to `left` and `right`: `diff` is
   // null when there is none.
   Known Find(const Key& key, const Graph& left, const Graph& right) const;
-  // Keeps the diff of `left` and `right` (the first one for its key).
+  // Keeps the diff of `left` and `right` (the first one for its key). Its
+  // alignment is `own`, or the summary's when `own` is null.
   void Add(const Key& key, const Graph& left, const Graph& right, const GraphPairDiff* diff,
-           bool findings);
+           bool findings, std::shared_ptr<const Alignment> own = nullptr);
 
  private:
   struct Entry {
     const Graph* left;
     const Graph* right;
     Known known;
+    std::shared_ptr<const Alignment> own;
   };
   mutable std::mutex mu_;
   absl::flat_hash_map<Key, Entry> entries_;

@@ -175,6 +175,7 @@ int RunDiff(const DiffArgs& args) {
       model_explorer || *format == ReportFormat::kHtml || *format == ReportFormat::kDot;
   options.unchanged_rows =
       drawn || (*format == ReportFormat::kJson && !args.brief && !args.stat);
+  options.alignments = drawn;
   SetProgressPhase("diffing");
   absl::StatusOr<DiffResult> result = DiffDumps(*left, *right, options);
   if (!result.ok()) return Fail(result.status());
