@@ -759,6 +759,12 @@ TEST(FxCode, LongGraphDropsLinesBehindItsParse) {
 // A definition that repeats one parsed before (line for line after the log
 // prefixes) is copied from that parse: each graph must still be what its
 // definition parses to alone, on its own lines, saying what it says alone.
+// Definitions one after another, each followed by a blank line: each graph
+// of the whole text is what parsing it alone on its lines gives, and so are
+// the warnings.
+// Sets `*said` to the number of warnings said.
+void ExpectEachDefinitionParsesAsAlone(const std::vector<std::string>& defs, size_t* said);
+
 TEST(FxCodeTest, ARepeatedDefinitionIsItsParseAlone) {
   const std::string mlp =
       "def forward(self, input):\n"
@@ -784,9 +790,34 @@ TEST(FxCodeTest, ARepeatedDefinitionIsItsParseAlone) {
     }
     return out;
   };
-  const std::vector<std::string> defs = {
-      mlp, none_out, mlp, mlp, goes_on, none_out, logged(mlp, "42"), logged(mlp, "42"),
-      logged(none_out, "42"), logged(none_out, "4242"), goes_on, mlp};
+  size_t said = 0;
+  ExpectEachDefinitionParsesAsAlone(
+      {mlp, none_out, mlp, mlp, goes_on, none_out, logged(mlp, "42"), logged(mlp, "42"),
+       logged(none_out, "42"), logged(none_out, "4242"), goes_on, mlp},
+      &said);
+  EXPECT_GE(said, 4u);  // each `none_out` says so
+}
+
+TEST(FxCodeTest, ACycleOfDefinitionsIsCopiedAsParsed) {
+  // A log that cycles through twelve graphs, three times, one of them with
+  // a warning (a None output).
+  std::vector<std::string> cycle;
+  for (int k = 0; k < 12; ++k) {
+    cycle.push_back(fmt::format(
+        "def forward(self, x):\n"
+        "    a = torch.ops.aten.relu.default(x);  x = None\n"
+        "    b = torch.ops.aten.mul.Tensor(a, {});  a = None\n"
+        "    return {}\n",
+        k, k == 5 ? "[b, None]" : "(b,)"));
+  }
+  std::vector<std::string> defs;
+  for (int round = 0; round < 3; ++round) defs.insert(defs.end(), cycle.begin(), cycle.end());
+  size_t said = 0;
+  ExpectEachDefinitionParsesAsAlone(defs, &said);
+  EXPECT_EQ(said, 3u);
+}
+
+void ExpectEachDefinitionParsesAsAlone(const std::vector<std::string>& defs, size_t* said) {
   std::string text;
   std::vector<uint32_t> first_lines;
   uint32_t line = 1;
@@ -820,7 +851,7 @@ TEST(FxCodeTest, ARepeatedDefinitionIsItsParseAlone) {
   std::vector<std::string> file_said;
   for (const Diagnostic& d : warnings) file_said.push_back(d.ToString());
   EXPECT_EQ(file_said, alone_said);
-  EXPECT_GE(alone_said.size(), 4u);  // each `none_out` says so
+  *said = alone_said.size();
 }
 
 }  // namespace

@@ -320,7 +320,11 @@ class FxKeptDefinitions {
   }
 
  private:
-  static constexpr size_t kKept = 4;
+  // A log's graphs come back in cycles: a step's several compiles
+  // (forward and backward of each region), a sweep's models one after
+  // another. Four kept missed every cycle longer than that; a candidate
+  // is turned down at its first differing line, so sixteen cost little.
+  static constexpr size_t kKept = 16;
   FxKept kept_[kKept];
   size_t count_ = 0;
   size_t next_ = 0;
