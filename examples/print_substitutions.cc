@@ -13,8 +13,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s LEFT RIGHT\n", argv[0]);
     return 2;
   }
-  absl::StatusOr<graphdiff::Dump> left = graphdiff::LoadDump(argv[1]);
-  absl::StatusOr<graphdiff::Dump> right = graphdiff::LoadDump(argv[2]);
+  // Both sides at once: files the two dumps share are parsed once.
+  graphdiff::DumpPair dumps = graphdiff::LoadDumpPair(argv[1], argv[2]);
+  const absl::StatusOr<graphdiff::Dump>& left = dumps.left;
+  const absl::StatusOr<graphdiff::Dump>& right = dumps.right;
   for (const auto* d : {&left, &right}) {
     if (!d->ok()) {
       std::fprintf(stderr, "%s\n", std::string(d->status().message()).c_str());

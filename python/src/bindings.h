@@ -77,6 +77,9 @@ class DumpArg {
   // Without the GIL: loads the path if one was given, parsing on `threads`
   // threads (0 = one per core).
   absl::Status Resolve(unsigned threads = 0);
+  // Both sides of a diff, at once: two paths load together (LoadDumpPair),
+  // so files the two share are parsed once. The left side's error first.
+  static absl::Status ResolveBoth(DumpArg& left, DumpArg& right, unsigned threads);
   const Dump& dump() const { return given_ != nullptr ? *given_ : loaded_; }
   // What the user named: the path, or the loaded dump's root.
   const std::string& name() const { return given_ != nullptr ? given_->root : path_; }

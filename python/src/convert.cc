@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <string>
 
@@ -106,6 +107,24 @@ absl::Status DumpArg::Resolve(unsigned threads) {
   if (!dump.ok()) return dump.status();
   loaded_ = *std::move(dump);
   return absl::OkStatus();
+}
+
+absl::Status DumpArg::ResolveBoth(DumpArg& left, DumpArg& right, unsigned threads) {
+  if (left.given_ == nullptr && right.given_ == nullptr) {
+    LoadOptions options;
+    options.threads = threads;
+    DumpPair pair = LoadDumpPair(left.path_, right.path_, options);
+    if (!pair.left.ok()) return pair.left.status();
+    if (!pair.right.ok()) return pair.right.status();
+    left.loaded_ = *std::move(pair.left);
+    right.loaded_ = *std::move(pair.right);
+    return absl::OkStatus();
+  }
+  std::future<absl::Status> pending =
+      std::async(std::launch::async, [&] { return right.Resolve(threads); });
+  absl::Status left_status = left.Resolve(threads);
+  absl::Status right_status = pending.get();
+  return !left_status.ok() ? left_status : right_status;
 }
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path, const char* what) {

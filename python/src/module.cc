@@ -6,7 +6,6 @@
 // Refusals match the CLI's: comparing, linting or gating nothing raises
 // instead of answering "same" or "pass".
 #include <cstdio>
-#include <future>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -85,13 +84,8 @@ DiffResult DiffPy(py::handle left_obj, py::handle right_obj, const std::string& 
       if (!equiv_source.empty()) {
         if (absl::Status st = eq.AddJson(equiv_text, equiv_source); !st.ok()) return st;
       }
-      // The sides share nothing: load them at once, as the CLI does.
-      std::future<absl::Status> pending =
-          std::async(std::launch::async, [&] { return right.Resolve(threads); });
-      absl::Status left_status = left.Resolve(threads);
-      absl::Status right_status = pending.get();
-      if (!left_status.ok()) return left_status;
-      if (!right_status.ok()) return right_status;
+      // The sides load at once, as the CLI loads them.
+      if (absl::Status st = DumpArg::ResolveBoth(left, right, threads); !st.ok()) return st;
       if (absl::Status st = NotEmpty(left, "nothing to compare on the left side"); !st.ok()) return st;
       if (absl::Status st = NotEmpty(right, "nothing to compare on the right side"); !st.ok()) return st;
       DiffOptions options;
