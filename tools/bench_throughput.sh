@@ -2,8 +2,9 @@
 # Throughput from the outside, on inputs built from real testdata graphs:
 #  - `graphdiff diff` of two ~10^6-node files (IR replicated and renumbered,
 #    FX and HLO graphs one after another, and one FX graph of that many
-#    nodes, with planted changes) and of two
-#    directories of 10,000 graph files (renumbered, a few planted changes),
+#    nodes, with planted changes) and of two pairs of directories of 10,000
+#    graph files (renumbered, a few planted changes; in one the files repeat
+#    testdata's, in the other none is like another),
 #    beside GNU diff and a renumber-insensitive text diff (ids replaced by
 #    %N, lines sorted, then diff) of the same files, with the ratios;
 #  - `graphdiff stats --jobs 1` parse rate per format (MB/s per core), also
@@ -17,9 +18,10 @@
 #   SCALE=20000 FILES=200 bash tools/bench_throughput.sh   # a quick check
 #
 # SCALE: nodes per big input (default 1000000); FILES: files per directory
-# (default 10000); RUNS: runs of each command, the fastest kept (default 2); GRAPHDIFF_BENCH_BUILD_DIR: the Release build to use
-# (default build-release, configured as Release and built here; a directory
-# already configured keeps its build type); KEEP=1 keeps the inputs.
+# (default 10000); RUNS: runs of each command, the fastest kept (default 2);
+# GRAPHDIFF_BENCH_BUILD_DIR: the Release build to use (default build-release,
+# configured as Release and built here; a directory already configured keeps
+# its build type); KEEP=1 keeps the inputs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${GRAPHDIFF_BENCH_BUILD_DIR:-$root/build-release}"
