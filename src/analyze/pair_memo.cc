@@ -2,9 +2,10 @@
 #include "analyze/pair_memo.h"
 
 #include <utility>
-#include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "align/hash.h"
+#include "align/identical.h"
 
 namespace graphdiff::analyze {
 
@@ -25,45 +26,19 @@ uint64_t HashType(uint64_t h, const TensorType& t) {
   return Combine(h, uint64_t{t.layout.id} << 32 | t.device.id);
 }
 
-bool SameType(const TensorType& a, const TensorType& b) {
-  return a.dtype == b.dtype && a.rank_known == b.rank_known && a.dims == b.dims &&
-         a.strides == b.strides && a.layout == b.layout && a.device == b.device;
-}
-
-bool SameAttrs(const AttrList& a, const AttrList& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].key != b[i].key || a[i].value != b[i].value) return false;
-  }
-  return true;
-}
-
-bool SameNode(const Graph& ga, const Node& a, const Graph& gb, const Node& b) {
-  if (a.kind != b.kind || a.op != b.op || a.raw_op != b.raw_op || a.overload != b.overload ||
-      a.name != b.name || a.frame != b.frame || a.output_count != b.output_count ||
-      a.type_count != b.type_count || !(a.operands == b.operands) ||
-      !SameAttrs(a.attrs, b.attrs)) {
-    return false;
-  }
-  // Types by value: equal types may sit at other places of the two lists.
-  for (uint32_t i = 0; i < a.type_count; ++i) {
-    if (!SameType(ga.types[a.first_type + i], gb.types[b.first_type + i])) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 // A node's words, folded by a multiply-add chain of its own: nodes start
 // from their index, so each node's chain is independent of the others' and
 // the processor runs several at once. One chain through the whole graph
 // (Combine, two multiplies a word) took a tenth of diffing a dump
 // directory whose pairs repeat. A key only: Find compares in full.
-inline uint64_t Fold(uint64_t acc, uint64_t w) { return (acc ^ w) * 0x9fb21c651e98df25ULL; }
+uint64_t Fold(uint64_t acc, uint64_t w) { return (acc ^ w) * 0x9fb21c651e98df25ULL; }
+
+}  // namespace
 
 uint64_t GraphContentHash(const Graph& g) {
-  // Types by value, each entry of the list once: nodes share ranges.
-  std::vector<uint64_t> type_hash(g.types.size());
+  // Types by value, each entry of the list once: nodes share ranges. In
+  // place for the few types of a small graph, hashed by the 10^5.
+  absl::InlinedVector<uint64_t, 16> type_hash(g.types.size());
   for (size_t i = 0; i < g.types.size(); ++i) type_hash[i] = HashType(0, g.types[i]);
   uint64_t h = Combine(static_cast<uint64_t>(g.kind) << 1 | g.partial, g.nodes.size());
   uint64_t index = 0;
@@ -86,16 +61,9 @@ uint64_t GraphContentHash(const Graph& g) {
 }
 
 bool SameGraphContent(const Graph& a, const Graph& b) {
-  if (&a == &b) return true;
-  if (a.strings.identity() != b.strings.identity() || a.kind != b.kind ||
-      a.partial != b.partial || a.nodes.size() != b.nodes.size() || a.inputs != b.inputs ||
-      a.outputs != b.outputs) {
-    return false;
-  }
-  for (size_t i = 0; i < a.nodes.size(); ++i) {
-    if (!SameNode(a, a.nodes[i], b, b.nodes[i])) return false;
-  }
-  return true;
+  // Ids name the same strings only within one pool; there, graphs equal
+  // node for node (what the aligner's shortcut checks) have the same content.
+  return a.strings.identity() == b.strings.identity() && align::EqualNodeForNode(a, b);
 }
 
 PairMemo::Key PairMemo::KeyOf(const Graph& left, const Graph& right) {
