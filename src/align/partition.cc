@@ -5,11 +5,14 @@
 #include <numeric>
 #include <tuple>
 
+#include "absl/container/flat_hash_map.h"
 #include "align/hash.h"
-#include "align/radix_sort.h"
 
 namespace graphdiff::align {
 namespace {
+
+// The colour a fixed cell lends its neighbours in the first round.
+constexpr uint64_t kFixedColour = 0x66697864ULL;
 
 // Edge roles. A node read by a splitter member at operand `pos` (output
 // `output`) and a node whose operand `pos` is a splitter member are
@@ -52,41 +55,103 @@ inline uint64_t Reads(const CodeTable& t, uint32_t pos, uint32_t output) {
 
 }  // namespace
 
-JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key,
-                               const std::vector<uint8_t>& fixed)
+JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key)
     : st_(st), n0_(st.side[0].size) {
   const uint32_t n = n0_ + st.side[1].size;
-  {
-    // By key, then element: made in element order, so a stable sort by
-    // key alone gives it.
-    std::vector<std::pair<uint64_t, uint32_t>> order(n);
-    for (uint32_t x = 0; x < n; ++x) order[x] = {key[x], x};
-    if (n < kRadixMin) {
-      std::sort(order.begin(), order.end());
-    } else {
-      RadixSort(order, [](const std::pair<uint64_t, uint32_t>& e) { return e.first; }, 64);
-    }
-    elems_.resize(n);
-    for (uint32_t i = 0; i < n; ++i) elems_[i] = order[i].second;
-  }
+  elems_.reserve(n);
   elem_.assign(n, Element{0, 0, 0});
-  for (uint32_t i = 0; i < n;) {
-    uint32_t j = i;
-    uint32_t left = 0;
+  fixed_.assign(n, 0);
+  // Pairs made by earlier matchers are cells of their own that never split,
+  // built as they are, without sorting a million keys that cannot split.
+  auto add_fixed = [&](std::initializer_list<uint32_t> members) {
     const auto c = static_cast<uint32_t>(cells_.size());
-    while (j < n && key[elems_[j]] == key[elems_[i]]) {
-      left += elems_[j] < n0_;
-      ++j;
+    const auto start = static_cast<uint32_t>(elems_.size());
+    uint32_t left = 0;
+    for (uint32_t x : members) {
+      elem_[x].cell = c;
+      elem_[x].pos = static_cast<uint32_t>(elems_.size());
+      elems_.push_back(x);
+      fixed_[x] = 1;
+      left += x < n0_;
     }
-    cells_.push_back(Cell{i, j, left, 0, fixed[elems_[i]], 0});
-    for (uint32_t k = i; k < j; ++k) {
-      elem_[elems_[k]].pos = k;
-      elem_[elems_[k]].cell = c;
+    cells_.push_back(Cell{start, static_cast<uint32_t>(elems_.size()), left, 0, 1, 0});
+  };
+  for (uint32_t l = 0; l < n0_; ++l) {
+    const uint32_t r = st.map[0][l];
+    if (r != kNone && st.map[1][r] == l) {
+      add_fixed({l, n0_ + r});
+    } else if (r != kNone || st.covered[0][l]) {
+      add_fixed({l});
     }
-    i = j;
+  }
+  for (uint32_t r = 0; r < n - n0_; ++r) {
+    const uint32_t l = st.map[1][r];
+    if ((l != kNone && st.map[0][l] != r) || (l == kNone && st.covered[1][r])) {
+      add_fixed({n0_ + r});
+    }
+  }
+
+  // One round of refinement, node by node: each free element's key
+  // combined with the colours of its neighbours, per edge role. Walking
+  // nodes in file order keeps neighbours close in memory, where splitting
+  // cell by cell jumps across the graph for every edge; and the round
+  // leaves the queue only the cells it split. On replicated graphs the
+  // starting keys (the full-level fingerprints) are already stable, and
+  // this pass is all refinement costs.
+  std::vector<uint64_t> round(n);
+  ForBothSides(st.parallel, [&](int s) {
+    const uint32_t begin = s == 0 ? 0 : n0_, end = s == 0 ? n0_ : n;
+    for (uint32_t x = begin; x < end; ++x) {
+      if (fixed_[x]) continue;
+      uint64_t sum = 0;
+      ForEachEdge(x, /*include_fixed=*/true, [&](uint32_t t, uint64_t code) {
+        sum += Combine(fixed_[t] ? Combine(kFixedColour, elem_[t].cell) : key[t], code);
+      });
+      round[x] = Combine(key[x], sum);
+    }
+  });
+  // Cells by refined key, numbered in order of first appearance, members
+  // in element order: a counting sort. There are far fewer cells than
+  // elements, and sorting every element's key cost more than the round.
+  const auto first_free_cell = static_cast<uint32_t>(cells_.size());
+  {
+    absl::flat_hash_map<uint64_t, uint32_t> cell_of;
+    for (uint32_t x = 0; x < n; ++x) {
+      if (fixed_[x]) continue;
+      const auto [it, added] =
+          cell_of.try_emplace(round[x], static_cast<uint32_t>(cells_.size()));
+      if (added) cells_.push_back(Cell{0, 0, 0, 0, 0, 0});
+      round[x] = it->second;  // the key is not needed again
+      ++cells_[it->second].end;
+    }
+  }
+  auto at = static_cast<uint32_t>(elems_.size());
+  for (uint32_t c = first_free_cell; c < num_cells(); ++c) {
+    cells_[c].start = at;
+    at += cells_[c].end;
+    cells_[c].end = cells_[c].start;
+  }
+  elems_.resize(n);
+  for (uint32_t x = 0; x < n; ++x) {
+    if (fixed_[x]) continue;
+    Cell& cell = cells_[round[x]];
+    elem_[x].cell = static_cast<uint32_t>(round[x]);
+    elem_[x].pos = cell.end;
+    elems_[cell.end++] = x;
+    cell.left += x < n0_;
   }
   first_split_cell_ = static_cast<uint32_t>(cells_.size());
-  for (uint32_t c = 0; c < num_cells(); ++c) Push(c);
+  // The round's cells are stable against the cells they came from (one per
+  // starting key, and the fixed ones); as in Hopcroft's algorithm, of the
+  // pieces of a split cell all but the largest go on the queue.
+  absl::flat_hash_map<uint64_t, uint32_t> largest;  // starting key -> its largest piece
+  for (uint32_t c = first_free_cell; c < num_cells(); ++c) {
+    auto [it, added] = largest.try_emplace(key[elems_[cells_[c].start]], c);
+    if (!added && size(c) > size(it->second)) it->second = c;
+  }
+  for (uint32_t c = first_free_cell; c < num_cells(); ++c) {
+    if (largest.at(key[elems_[cells_[c].start]]) != c) Push(c);
+  }
 }
 
 void JointPartition::Push(uint32_t c) {
@@ -96,17 +161,22 @@ void JointPartition::Push(uint32_t c) {
 }
 
 template <typename Fn>
-void JointPartition::ForEachEdge(uint32_t element, Fn fn) const {
+void JointPartition::ForEachEdge(uint32_t element, bool include_fixed, Fn fn) const {
   const int s = element < n0_ ? 0 : 1;
   const uint32_t off = s == 0 ? 0 : n0_;
   const SideView& view = st_.side[s];
   const uint32_t v = element - off;
   const CodeTable& codes = Codes();
   auto ops = view.operands(v);
+  // Fixed cells never split, so splitting reads only free neighbours.
   for (uint32_t i = 0; i < ops.size(); ++i) {
-    fn(off + ops[i].node, ReadBy(codes, i, ops[i].output));
+    const uint32_t t = off + ops[i].node;
+    if (include_fixed || !fixed_[t]) fn(t, ReadBy(codes, i, ops[i].output));
   }
-  for (const Use& u : view.users(v)) fn(off + u.user, Reads(codes, u.pos, u.output));
+  for (const Use& u : view.users(v)) {
+    const uint32_t t = off + u.user;
+    if (include_fixed || !fixed_[t]) fn(t, Reads(codes, u.pos, u.output));
+  }
 }
 
 void JointPartition::MoveToTail(uint32_t c, uint32_t x) {
@@ -141,7 +211,7 @@ uint32_t JointPartition::NewCell(uint32_t parent, uint32_t count) {
 void JointPartition::SplitBy(uint32_t splitter) {
   touched_.clear();
   for (uint32_t k = cells_[splitter].start; k < cells_[splitter].end; ++k) {
-    ForEachEdge(elems_[k], [&](uint32_t t, uint64_t code) {
+    ForEachEdge(elems_[k], /*include_fixed=*/false, [&](uint32_t t, uint64_t code) {
       Element& e = elem_[t];
       if (!(e.pos & kMarked)) {
         e.pos |= kMarked;

@@ -25,12 +25,13 @@ namespace graphdiff::align {
 
 class JointPartition {
  public:
-  // Element ids: left node v is v, right node v is left_size + v. `key`
-  // gives the initial colour of every element (equal keys start in one
-  // cell); cells whose key has `fixed` set are pairs made by earlier
-  // matchers and are never split.
-  JointPartition(const State& st, const std::vector<uint64_t>& key,
-                 const std::vector<uint8_t>& fixed);
+  // Element ids: left node v is v, right node v is left_size + v. Nodes
+  // paired (or covered) by earlier matchers are fixed cells, one per pair,
+  // that never split. `key` gives the initial colour of every other element
+  // (equal keys start in one cell; entries of fixed elements are unused).
+  // The cells start refined by one round and with the queue of what that
+  // round split: Refine() finishes the job.
+  JointPartition(const State& st, const std::vector<uint64_t>& key);
 
   // Splits cells until the partition is stable.
   void Refine();
@@ -59,7 +60,7 @@ class JointPartition {
   void SplitBy(uint32_t splitter);
   void Undo(size_t trail_mark);
   template <typename Fn>
-  void ForEachEdge(uint32_t element, Fn fn) const;
+  void ForEachEdge(uint32_t element, bool include_fixed, Fn fn) const;
 
   // What refinement reads of an element and of a cell sits together: it
   // visits them in no order memory follows, and on big graphs its time is
@@ -82,6 +83,7 @@ class JointPartition {
   std::vector<uint32_t> elems_;
   std::vector<Element> elem_;
   std::vector<Cell> cells_;
+  std::vector<uint8_t> fixed_;  // per element: in a fixed cell
   std::deque<uint32_t> queue_;
   // parent_[c - first_split_cell_]: the cell that cell c was split from.
   // Cells are made in id order and undone in reverse, so the last one made

@@ -66,17 +66,24 @@ void PropagationMatcher::Run(State& st) {
   {
     // Only pairs with a free neighbour on both sides can vouch for
     // anything; after the first run that is a thin fringe, so later runs
-    // stay proportional to what is left instead of re-sorting every pair.
+    // stay proportional to what is left. Neighbours only ever stop being
+    // free, so today's seeds are among the last run's and the new pairs.
     std::vector<std::pair<uint64_t, uint32_t>> seeds;
-    for (uint32_t l = 0; l < st.side[0].size; ++l) {
+    auto consider = [&](uint32_t l) {
       const uint32_t r = st.map[0][l];
-      if (r == kNone || !HasFreeNeighbour(st, 0, l) || !HasFreeNeighbour(st, 1, r)) {
-        continue;
+      if (HasFreeNeighbour(st, 0, l) && HasFreeNeighbour(st, 1, r)) {
+        seeds.push_back({SymKey(l, r), l});
       }
-      seeds.push_back({SymKey(l, r), l});
-    }
+    };
+    for (uint32_t l : st.fringe) consider(l);
+    for (size_t i = st.fringe_paired; i < st.paired.size(); ++i) consider(st.paired[i]);
+    st.fringe_paired = st.paired.size();
     std::sort(seeds.begin(), seeds.end());
-    for (const auto& [key, l] : seeds) work.emplace_back(l, st.map[0][l]);
+    st.fringe.clear();
+    for (const auto& [key, l] : seeds) {
+      st.fringe.push_back(l);
+      work.emplace_back(l, st.map[0][l]);
+    }
   }
   std::vector<Role> lu, ru;
   // A pair whose own type and attributes also agree is taken at once; one

@@ -111,6 +111,13 @@ struct State {
   bool parallel = false;  // ForBothSides may use a second thread
   const AlignOptions* options = nullptr;
   const OpEquivalence* equivalence = nullptr;
+  // Left nodes in the order they were paired. Pairs are never undone, so
+  // propagation looks for seeds only among the pairs made since its last
+  // run and those that had a free neighbour on both sides then (`fringe`),
+  // not among every pair of a million-node graph each time.
+  std::vector<uint32_t> paired;
+  std::vector<uint32_t> fringe;
+  size_t fringe_paired = 0;  // paired.size() when fringe was taken
 
   bool free(int s, uint32_t v) const {
     return map[s][v] == kNone && !covered[s][v];
@@ -126,6 +133,7 @@ struct State {
   void Match(uint32_t l, uint32_t r, MatcherId id) {
     map[0][l] = r;
     map[1][r] = l;
+    paired.push_back(l);
     how[0][l] = id;
     how[1][r] = id;
   }

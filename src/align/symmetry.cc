@@ -25,8 +25,6 @@
 namespace graphdiff::align {
 namespace {
 
-constexpr uint64_t kPairSeed = 0x70616972ULL;
-constexpr uint64_t kCoveredSeed = 0x636f76ULL;
 // Candidates tried for one node before it is left to later matchers.
 constexpr int kTriesPerNode = 4;
 
@@ -225,31 +223,21 @@ void SymmetryMatcher::Run(State& st) {
   const uint32_t n0 = st.side[0].size, n1 = st.side[1].size;
   if (n0 == 0 || n1 == 0) return;
   std::vector<uint64_t> key(n0 + n1);
-  std::vector<uint8_t> fixed(n0 + n1, 0);
-  for (int s = 0; s < 2; ++s) {
+  ForBothSides(st.parallel, [&](int s) {
     const SideView& v = st.side[s];
     const uint32_t off = s == 0 ? 0 : n0;
+    // The full-level fingerprints (operands in order, users by position)
+    // are what refinement would find itself, computed in two linear
+    // passes: starting from them leaves it little to split.
+    const std::vector<uint64_t>& context = st.full_fp[s].context;
     for (uint32_t x = 0; x < v.size; ++x) {
-      uint64_t k;
-      if (st.map[s][x] != kNone) {
-        // Already paired: one fixed colour per pair, named by its left node.
-        k = Combine(kPairSeed, s == 0 ? x : st.map[s][x]);
-        fixed[off + x] = 1;
-      } else if (st.covered[s][x]) {
-        k = Combine(kCoveredSeed, off + x);
-        fixed[off + x] = 1;
-      } else {
-        k = LocalKey(st, s, x);
-        // The full-level fingerprints (operands in order, users by
-        // position) are what refinement would find itself, computed in two
-        // linear passes: starting from them leaves it little to split.
-        const std::vector<uint64_t>& context = st.full_fp[s].context;
-        if (context.size() == v.size) k = Combine(k, context[x]);
-      }
+      if (!st.free(s, x)) continue;
+      uint64_t k = LocalKey(st, s, x);
+      if (context.size() == v.size) k = Combine(k, context[x]);
       key[off + x] = k;
     }
-  }
-  JointPartition p(st, key, fixed);
+  });
+  JointPartition p(st, key);
   p.Refine();
   Symmetry sym(st, p);
   sym.ByPositions(/*outputs=*/true);
