@@ -17,41 +17,13 @@
 #include "align/matchers.h"
 #include "align/state.h"
 #include "gtest/gtest.h"
-#include "testing/graph_builder.h"
 #include "testing/graph_mutate.h"
+#include "testing/random_blocks.h"
 
 namespace graphdiff {
 namespace {
 
 using Colours = std::vector<uint64_t>;
-
-// Copies of one random block over shared inputs, so many nodes look alike
-// and only their neighbourhoods (or nothing) tell them apart.
-Graph Replicated(uint64_t seed, int copies) {
-  std::mt19937_64 rng(seed);
-  testing::GraphBuilder b(GraphKind::kIr);
-  std::vector<uint32_t> shared;
-  for (int i = 0; i < 3; ++i) shared.push_back(b.Input("f32[4]"));
-  const char* ops[] = {"aten::add", "aten::mul", "aten::relu", "aten::exp"};
-  const int block = 4 + static_cast<int>(rng() % 6);
-  std::vector<std::vector<uint32_t>> pick(block);
-  std::vector<int> op(block);
-  for (int i = 0; i < block; ++i) {
-    op[i] = static_cast<int>(rng() % 4);
-    const int arity = op[i] < 2 ? 2 : 1;
-    for (int a = 0; a < arity; ++a) pick[i].push_back(static_cast<uint32_t>(rng() % (3 + i)));
-  }
-  for (int c = 0; c < copies; ++c) {
-    std::vector<uint32_t> made = shared;
-    for (int i = 0; i < block; ++i) {
-      std::vector<uint32_t> operands;
-      for (uint32_t p : pick[i]) operands.push_back(made[p]);
-      made.push_back(b.Op(ops[op[i]], operands, "f32[4]"));
-    }
-    if (c % 2 == 0) b.Output(made.back());
-  }
-  return b.Build();
-}
 
 // The coarsest stable refinement of `start`, with paired and covered nodes
 // as fixed singleton colours per pair, computed round by round.
@@ -117,7 +89,7 @@ class PartitionTest : public ::testing::TestWithParam<int> {};
 TEST_P(PartitionTest, CellsAreTheCoarsestStableColouring) {
   const uint64_t seed = static_cast<uint64_t>(GetParam());
   std::mt19937_64 rng(seed * 7919 + 1);
-  const Graph left = Replicated(seed, 3 + static_cast<int>(seed % 5));
+  const Graph left = testing::RandomBlocks(seed, 3 + static_cast<int>(seed % 5));
   const testing::Mutated renumbered = testing::Renumber(left, seed);
   const Graph right = seed % 3 == 0
                           ? renumbered.graph

@@ -126,6 +126,7 @@ void AnchorMatcher::Run(State& st) {
   };
   if (!any_free(0) || !any_free(1)) return;
   ForBothSides(st.parallel, [&](int s) { st.fp[s] = ComputeFingerprints(st, s, level_); });
+  ++st.fp_generation;
   // Later matchers read only the full level's context key: it is moved
   // there, not copied with the others (three arrays a node, each side, of
   // fresh memory the kernel zeroes first; on this VM a tenth of a diff of

@@ -58,6 +58,19 @@ bool HasFreeNeighbour(const State& st, int s, uint32_t v) {
   return false;
 }
 
+// How many users of l and of r are free. A visit that paired nothing can
+// pair something later only if this drops. What it reads of operands
+// (resolved, as written, and the one above a node inserted on one side)
+// pairs them whenever they are all free, so such a visit found one of them
+// taken, and taken nodes stay taken; among users, one taken can leave
+// another alone in its role.
+uint32_t FreeUsersAround(const State& st, uint32_t l, uint32_t r) {
+  uint32_t n = 0;
+  for (const Use& u : st.side[0].users(l)) n += st.free(0, u.user);
+  for (const Use& u : st.side[1].users(r)) n += st.free(1, u.user);
+  return n;
+}
+
 }  // namespace
 
 void PropagationMatcher::Run(State& st) {
@@ -107,22 +120,8 @@ void PropagationMatcher::Run(State& st) {
     st.Match(l, r, MatcherId::kPropagate);
     work.emplace_back(l, r);
   };
-  for (;;) {
-    if (work.empty()) {
-      // One deferred guess at a time, so what it vouches for goes first.
-      // Before the anchors and positions have all had their say, no
-      // guesses at all: they may still reach these nodes exactly.
-      while (!exact_only_ && !pending.empty() && work.empty()) {
-        auto [a, b] = pending.front();
-        pending.pop_front();
-        if (!st.free(0, a) || !st.free(1, b)) continue;
-        st.Match(a, b, MatcherId::kPropagate);
-        work.emplace_back(a, b);
-      }
-      if (work.empty()) break;
-    }
-    auto [l, r] = work.front();
-    work.pop_front();
+  // One visit of a pair: its operands by position, then its users by role.
+  auto visit = [&](uint32_t l, uint32_t r) {
     auto lo = st.side[0].operands(l);
     auto ro = st.side[1].operands(r);
     for (size_t i = 0; i < lo.size() && i < ro.size(); ++i) {
@@ -171,7 +170,7 @@ void PropagationMatcher::Run(State& st) {
       }
     }
     FreeUsers(st, 0, l, &lu);
-    if (lu.empty()) continue;
+    if (lu.empty()) return;
     FreeUsers(st, 1, r, &ru);
     // Walk both sorted lists role by role.
     size_t i = 0, j = 0;
@@ -215,6 +214,35 @@ void PropagationMatcher::Run(State& st) {
       }
       i = ie;
       j = je;
+    }
+  };
+  for (;;) {
+    if (work.empty()) {
+      // One deferred guess at a time, so what it vouches for goes first.
+      // Before the anchors and positions have all had their say, no
+      // guesses at all: they may still reach these nodes exactly.
+      while (!exact_only_ && !pending.empty() && work.empty()) {
+        auto [a, b] = pending.front();
+        pending.pop_front();
+        if (!st.free(0, a) || !st.free(1, b)) continue;
+        st.Match(a, b, MatcherId::kPropagate);
+        work.emplace_back(a, b);
+      }
+      if (work.empty()) break;
+    }
+    auto [l, r] = work.front();
+    work.pop_front();
+    if (auto q = st.quiet.find(l); q != st.quiet.end()) {
+      if (q->second.fp_generation == st.fp_generation &&
+          q->second.free_users == FreeUsersAround(st, l, r)) {
+        continue;
+      }
+      st.quiet.erase(q);
+    }
+    const size_t paired_before = st.paired.size(), pending_before = pending.size();
+    visit(l, r);
+    if (st.paired.size() == paired_before && pending.size() == pending_before) {
+      st.quiet[l] = {FreeUsersAround(st, l, r), st.fp_generation};
     }
   }
 }

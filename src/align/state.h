@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/types/span.h"
 #include "graphdiff/align.h"
 #include "graphdiff/equivalence.h"
@@ -118,6 +119,18 @@ struct State {
   std::vector<uint32_t> paired;
   std::vector<uint32_t> fringe;
   size_t fringe_paired = 0;  // paired.size() when fringe was taken
+  // Pairs whose last visit by propagation did nothing, by left node: how
+  // many of their users were free then, and the fingerprints it sorted
+  // them by. Free nodes only ever stop being free, so an equal count later
+  // means the same users, and the visit would do nothing again: a pair of
+  // hubs among look-alike users sorted a thousand users each run, to no
+  // effect, until symmetry told the users apart.
+  struct Quiet {
+    uint32_t free_users;
+    uint32_t fp_generation;
+  };
+  absl::flat_hash_map<uint32_t, Quiet> quiet;
+  uint32_t fp_generation = 0;  // bumped whenever fp is recomputed
 
   bool free(int s, uint32_t v) const {
     return map[s][v] == kNone && !covered[s][v];
