@@ -4,6 +4,8 @@
 // no-false-alarm property on renumbered and reordered copies.
 #include <algorithm>
 #include <map>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "gtest/gtest.h"
 #include "testing/graph_builder.h"
 #include "testing/graph_mutate.h"
+#include "testing/random_blocks.h"
 
 namespace graphdiff {
 namespace {
@@ -425,6 +428,55 @@ TEST(AnalyzeDuplicateSubgraph, MissedCommonSubexpression) {
   EXPECT_THAT(Ids(LintDump(d)), ::testing::Not(Contains("duplicate-subgraph")));
   d.files[0].graphs[0] = build(true);
   EXPECT_THAT(Ids(LintDump(d)), Contains("duplicate-subgraph"));
+}
+
+// The duplicates of a diff are found among the groups of new nodes only,
+// not by grouping the whole graph: they must be exactly the single-graph
+// groups that have a new member.
+TEST(AnalyzeDuplicateSubgraph, NewGroupsAreTheGroupsWithANewMember) {
+  auto groups_of = [](const std::vector<Finding>& found) {
+    std::vector<std::vector<std::string>> groups;
+    for (const Finding& f : found) {
+      for (const Evidence& e : f.evidence) {
+        if (e.note.rfind("computed", 0) == 0) groups.emplace_back();
+        if (!groups.empty()) groups.back().push_back(e.node);
+      }
+    }
+    return groups;
+  };
+  size_t checked = 0;
+  for (uint64_t seed = 0; seed < 32; ++seed) {
+    const Graph g = testing::RandomBlocks(seed, 2 + static_cast<int>(seed % 5));
+    DiffOptions options;
+    std::vector<Finding> lint;
+    analyze::LintDuplicates(g, options.duplicate_min_ops, "g", &lint);
+    const std::vector<std::vector<std::string>> all = groups_of(lint);
+    std::mt19937_64 rng(seed);
+    for (int trial = 0; trial < 6; ++trial) {
+      Alignment a;
+      std::set<std::string> fresh;
+      for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+        if (rng() % (2 + trial * 3) == 0) {
+          a.right_only.push_back(i);
+          fresh.insert(analyze::NodeName(g, i));
+        }
+      }
+      const OpEquivalence eq = OpEquivalence::BuiltIn();
+      const analyze::PairContext c{g, g, a, eq, options, "g"};
+      std::vector<Finding> found;
+      analyze::FindNewDuplicates(c, &found);
+      std::vector<std::vector<std::string>> expected;
+      for (const std::vector<std::string>& grp : all) {
+        if (std::any_of(grp.begin(), grp.end(),
+                        [&](const std::string& m) { return fresh.count(m) != 0; })) {
+          expected.push_back(grp);
+        }
+      }
+      EXPECT_EQ(groups_of(found), expected) << "seed " << seed << " trial " << trial;
+      checked += !expected.empty();
+    }
+  }
+  EXPECT_GT(checked, 20u);
 }
 
 TEST(AnalyzeNoFalseAlarms, RenumberedAndReorderedCopiesAreSame) {

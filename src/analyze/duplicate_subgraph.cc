@@ -70,7 +70,10 @@ uint64_t RepeatedOps(const Graph& g, uint32_t a, uint32_t b) {
   return ops;
 }
 
-std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
+// The duplicate groups of g worth reporting; with `wanted`, only those with
+// a wanted member.
+std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops,
+                                       const std::vector<bool>* wanted = nullptr) {
   size_t n = g.nodes.size();
   std::vector<uint64_t> fp(n, 0);
   std::vector<uint64_t> ops(n, 0);
@@ -104,21 +107,54 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
     fp[i] = h;
     ops[i] = count;
   }
+  auto groupable = [&](uint32_t i) {
+    const NodeKind k = g.nodes[i].kind;
+    return k != NodeKind::kInput && k != NodeKind::kConstant && k != NodeKind::kGetAttr;
+  };
+  // Only the groups of wanted nodes are built, when the caller wants some:
+  // in a graph of a million nodes nearly all alike in their own way, a
+  // group per node was most of the family's time.
+  absl::flat_hash_set<uint64_t> wanted_fps;
+  if (wanted != nullptr) {
+    for (uint32_t i = 0; i < n && i < wanted->size(); ++i) {
+      if ((*wanted)[i] && groupable(i)) wanted_fps.insert(fp[i]);
+    }
+  }
   // Groups in order of first member, so output order follows the graph.
   absl::flat_hash_map<uint64_t, uint32_t> group_of;
   std::vector<DuplicateGroup> groups;
   std::vector<int32_t> node_group(n, -1);
   for (uint32_t i = 0; i < n; ++i) {
-    const Node& node = g.nodes[i];
-    if (node.kind == NodeKind::kInput || node.kind == NodeKind::kConstant ||
-        node.kind == NodeKind::kGetAttr) {
-      continue;
-    }
+    if (!groupable(i) || (wanted != nullptr && !wanted_fps.contains(fp[i]))) continue;
     auto [it, inserted] = group_of.try_emplace(fp[i], static_cast<uint32_t>(groups.size()));
     if (inserted) groups.push_back({{}, ops[i]});
     groups[it->second].members.push_back(i);
     node_group[i] = static_cast<int32_t>(it->second);
   }
+  // How many nodes share the fingerprint of a user of a grouped node that
+  // is not grouped itself (only when groups were left out).
+  absl::flat_hash_map<uint64_t, uint32_t> others;
+  if (wanted != nullptr) {
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!groupable(i) || node_group[i] >= 0) continue;
+      for (ValueRef v : g.nodes[i].operands) {
+        if (v.node < n && node_group[v.node] >= 0) {
+          others.try_emplace(fp[i], 0);
+          break;
+        }
+      }
+    }
+    for (uint32_t i = 0; i < n && !others.empty(); ++i) {
+      if (!groupable(i) || node_group[i] >= 0) continue;
+      if (auto it = others.find(fp[i]); it != others.end()) ++it->second;
+    }
+  }
+  auto group_size = [&](uint32_t i) -> size_t {
+    if (node_group[i] >= 0) return groups[node_group[i]].members.size();
+    if (!groupable(i)) return 0;
+    auto it = others.find(fp[i]);
+    return it == others.end() ? 0 : it->second;
+  };
   // A copy is covered when it is not returned and every user is itself a
   // duplicate: then a larger duplicate above it is the one to report.
   std::vector<bool> uncovered(n, false);
@@ -126,10 +162,11 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops) {
     if (v.node < n) uncovered[v.node] = true;
   }
   for (uint32_t i = 0; i < n; ++i) {
+    int alone = -1;  // whether i's group has fewer than two members, once asked
     for (ValueRef v : g.nodes[i].operands) {
-      if (v.node >= n) continue;
-      int32_t grp = node_group[i];
-      if (grp < 0 || groups[grp].members.size() < 2) uncovered[v.node] = true;
+      if (v.node >= n || node_group[v.node] < 0) continue;
+      if (alone < 0) alone = group_size(i) < 2 ? 1 : 0;
+      if (alone == 1) uncovered[v.node] = true;
     }
   }
   std::vector<DuplicateGroup> out;
@@ -191,13 +228,8 @@ void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
   for (uint32_t i : c.alignment.right_only) {
     if (i < right_only.size()) right_only[i] = true;
   }
-  std::vector<DuplicateGroup> groups;
-  for (DuplicateGroup& grp : FindGroups(c.right, c.options.duplicate_min_ops)) {
-    bool is_new = false;
-    for (uint32_t m : grp.members) is_new = is_new || right_only[m];
-    if (is_new) groups.push_back(std::move(grp));
-  }
-  Report(c.right, groups, c.new_side(), c.label, c.mirrored, out);
+  Report(c.right, FindGroups(c.right, c.options.duplicate_min_ops, &right_only), c.new_side(),
+         c.label, c.mirrored, out);
 }
 
 void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
