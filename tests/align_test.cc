@@ -5,7 +5,9 @@
 #include "graphdiff/align.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "align/identical.h"
@@ -16,6 +18,7 @@
 #include "gtest/gtest.h"
 #include "testing/graph_builder.h"
 #include "testing/graph_mutate.h"
+#include "testing/random_blocks.h"
 
 namespace graphdiff {
 namespace {
@@ -513,6 +516,65 @@ TEST_F(AlignMatcherTest, NormalizerClassesAndUsers) {
   EXPECT_EQ(st_.side[0].height[r], 2u);
   EXPECT_TRUE(st_.side[0].leaf[x]);
   EXPECT_FALSE(st_.side[0].leaf[c]);
+}
+
+// The anchor matcher against its definition, done the obvious way: in
+// each pass (context, then bottom-up, then top-down fingerprints), a key
+// held by exactly one free node on each side pairs them, tallest first,
+// unless the operands already paired disagree.
+TEST_F(AlignMatcherTest, AnchorsAreTheKeysHeldOnceOnEachSide) {
+  size_t anchored = 0;
+  for (uint64_t seed = 0; seed < 24; ++seed) {
+    // Odd seeds: one more copy on the right, so keys held once on the left
+    // are held twice there.
+    const int copies = 1 + static_cast<int>(seed / 2 % 3);
+    const Graph left = testing::RandomBlocks(seed, copies);
+    testing::Mutated right =
+        testing::Renumber(testing::RandomBlocks(seed, copies + static_cast<int>(seed % 2)), seed);
+    if (seed % 4 == 2) right = testing::InsertDeadNodes(right.graph, 3, seed);
+    Start(left, right.graph);
+    const align::State before = st_;
+    align::AnchorMatcher(align::Level::kFull).Run(st_);
+
+    align::State want = before;
+    align::Fingerprints fp[2] = {align::ComputeFingerprints(want, 0, align::Level::kFull),
+                                 align::ComputeFingerprints(want, 1, align::Level::kFull)};
+    for (auto keys : {&align::Fingerprints::context, &align::Fingerprints::bottom_up,
+                      &align::Fingerprints::top_down}) {
+      std::map<uint64_t, std::vector<uint32_t>> holders[2];
+      for (int s = 0; s < 2; ++s) {
+        for (uint32_t v = 0; v < want.side[s].size; ++v) {
+          if (want.free(s, v)) holders[s][(fp[s].*keys)[v]].push_back(v);
+        }
+      }
+      // (-height, SymKey, left > right) orders candidates, as documented.
+      std::vector<std::tuple<int64_t, uint64_t, bool, uint32_t, uint32_t>> cands;
+      for (const auto& [key, ls] : holders[0]) {
+        auto it = holders[1].find(key);
+        if (ls.size() != 1 || it == holders[1].end() || it->second.size() != 1) continue;
+        const uint32_t l = ls[0], r = it->second[0];
+        cands.emplace_back(-static_cast<int64_t>(std::max(want.side[0].height[l],
+                                                          want.side[1].height[r])),
+                           align::SymKey(l, r), l > r, l, r);
+      }
+      std::sort(cands.begin(), cands.end());
+      for (const auto& [h, sym, bit, l, r] : cands) {
+        int agree = 0, conflict = 0;
+        auto lo = want.side[0].operands(l);
+        auto ro = want.side[1].operands(r);
+        for (size_t i = 0; i < lo.size() && i < ro.size(); ++i) {
+          const uint32_t m = want.map[0][lo[i].node];
+          if (m == align::kNone) continue;
+          (m == ro[i].node && lo[i].output == ro[i].output ? agree : conflict) += 1;
+        }
+        if (conflict == 0 || agree > conflict) want.Match(l, r, align::MatcherId::kAnchor);
+      }
+    }
+    EXPECT_EQ(st_.map[0], want.map[0]) << "seed " << seed;
+    EXPECT_EQ(st_.map[1], want.map[1]) << "seed " << seed;
+    anchored += Matched();
+  }
+  EXPECT_GT(anchored, 0u);
 }
 
 TEST_F(AlignMatcherTest, AnchorsPairUniqueFingerprintsOnly) {

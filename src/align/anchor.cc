@@ -6,20 +6,12 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "align/matchers.h"
 #include "align/radix_sort.h"
 
 namespace graphdiff::align {
 namespace {
-
-struct Entry {
-  uint64_t key;
-  uint32_t side;
-  uint32_t node;
-  bool operator<(const Entry& o) const {
-    return std::tie(key, side, node) < std::tie(o.key, o.side, o.node);
-  }
-};
 
 struct Candidate {
   uint32_t height;
@@ -45,47 +37,57 @@ bool Verify(const State& st, uint32_t l, uint32_t r) {
   return conflict == 0 || agree > conflict;
 }
 
-// The lists of a pass, kept for the next: on a graph of a million nodes
-// each is tens of MB, fresh pages every time it was made anew.
+// Fingerprints are mixed already: their own bits are a good hash.
+struct KeyHash {
+  size_t operator()(uint64_t key) const { return static_cast<size_t>(key); }
+};
+
+// Which free node holds a key on each side: kNone for none yet, kMany for
+// more than one.
+constexpr uint32_t kMany = kNone - 1;
+struct Holders {
+  uint32_t left, right;
+};
+
+// What a pass keeps for the next: on a graph of a million nodes each is
+// tens of MB, fresh pages every time it was made anew.
 struct AnchorScratch {
-  std::vector<Entry> entries, entries_sorted;
+  absl::flat_hash_map<uint64_t, Holders, KeyHash> holders;
   std::vector<Candidate> cands, cands_sorted;
 };
 
 void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
                 const std::vector<uint64_t>& right_keys, AnchorScratch& scratch) {
-  const std::vector<uint64_t>* keys[2] = {&left_keys, &right_keys};
-  std::vector<Entry>& entries = scratch.entries;
-  entries.clear();
-  size_t free_nodes = 0;
-  for (uint32_t s = 0; s < 2; ++s) {
-    for (uint32_t v = 0; v < st.side[s].size; ++v) free_nodes += st.free(s, v);
+  // Keys held by exactly one free node on each side, counted in a table of
+  // distinct keys: graphs of look-alikes have few, and sorting every node's
+  // key to find the unique ones cost more than the rest of the matcher.
+  auto& holders = scratch.holders;
+  holders.clear();
+  {
+    // Sized once: grown step by step, a graph of a million distinct keys
+    // moved every entry about twice.
+    size_t free_left = 0;
+    for (uint32_t v = 0; v < st.side[0].size; ++v) free_left += st.free(0, v);
+    holders.reserve(free_left);
   }
-  entries.reserve(free_nodes);
-  for (uint32_t s = 0; s < 2; ++s) {
-    for (uint32_t v = 0; v < st.side[s].size; ++v) {
-      if (st.free(s, v)) entries.push_back({(*keys[s])[v], s, v});
-    }
+  for (uint32_t v = 0; v < st.side[0].size; ++v) {
+    if (!st.free(0, v)) continue;
+    auto [it, added] = holders.try_emplace(left_keys[v], Holders{v, kNone});
+    if (!added) it->second.left = kMany;
   }
-  // Made in (side, node) order, so a stable sort by key alone gives the
-  // (key, side, node) order.
-  if (entries.size() < kRadixMin) {
-    std::sort(entries.begin(), entries.end());
-  } else {
-    RadixSort(entries, [](const Entry& e) { return e.key; }, 64, scratch.entries_sorted);
+  for (uint32_t v = 0; v < st.side[1].size; ++v) {
+    if (!st.free(1, v)) continue;
+    auto it = holders.find(right_keys[v]);
+    if (it == holders.end() || it->second.left == kMany) continue;
+    it->second.right = it->second.right == kNone ? v : kMany;
   }
   std::vector<Candidate>& cands = scratch.cands;
   cands.clear();
-  for (size_t i = 0; i < entries.size();) {
-    size_t j = i;
-    while (j < entries.size() && entries[j].key == entries[i].key) ++j;
-    // A unique pair is exactly one left entry followed by one right entry.
-    if (j - i == 2 && entries[i].side == 0 && entries[i + 1].side == 1) {
-      uint32_t l = entries[i].node, r = entries[i + 1].node;
-      uint32_t h = std::max(st.side[0].height[l], st.side[1].height[r]);
-      cands.push_back({h, SymKey(l, r), l, r});
-    }
-    i = j;
+  // The table's order is no order at all; the sort below gives one.
+  for (const auto& [key, h] : holders) {
+    if (h.left >= kMany || h.right >= kMany) continue;
+    const uint32_t l = h.left, r = h.right;
+    cands.push_back({std::max(st.side[0].height[l], st.side[1].height[r]), SymKey(l, r), l, r});
   }
   // Tallest first: a tall match explains its whole subtree. Then SymKey and
   // the left index (folded into `sym`'s free low bit, as SymKey's max is
@@ -100,9 +102,17 @@ void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
       return a.sym < b.sym;
     });
   } else {
-    RadixSort(cands, [](const Candidate& c) { return c.sym; }, 64, scratch.cands_sorted);
-    RadixSort(cands, [](const Candidate& c) { return uint64_t{~c.height}; }, 32,
-              scratch.cands_sorted);
+    // Only the digits the keys use: heights rarely pass 2^16.
+    uint64_t max_sym = 0;
+    uint32_t max_height = 0;
+    for (const Candidate& c : cands) {
+      max_sym = std::max(max_sym, c.sym);
+      max_height = std::max(max_height, c.height);
+    }
+    auto bits = [](uint64_t max) { return max == 0 ? 1 : 64 - __builtin_clzll(max); };
+    RadixSort(cands, [](const Candidate& c) { return c.sym; }, bits(max_sym), scratch.cands_sorted);
+    RadixSort(cands, [max_height](const Candidate& c) { return uint64_t{max_height - c.height}; },
+              bits(max_height), scratch.cands_sorted);
   }
   for (const Candidate& c : cands) {
     if (!st.free(0, c.left) || !st.free(1, c.right)) continue;

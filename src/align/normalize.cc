@@ -5,7 +5,6 @@
 #include <string>
 #include <string_view>
 
-#include "absl/container/flat_hash_map.h"
 #include "align/hash.h"
 #include "align/matchers.h"
 #include "align/module_class.h"
@@ -73,7 +72,11 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     bool alias = false;
     uint64_t hash = 0;
   };
-  absl::flat_hash_map<uint32_t, OpInfo> class_cache;  // op id
+  // Op class per distinct op string, and per module path for module calls:
+  // an array by string id, not a hash map, since a module-level graph has
+  // as many distinct paths as nodes.
+  std::vector<OpInfo> infos;
+  StrIdMap<uint32_t> info_of[2] = {StrIdMap<uint32_t>(g, 0), StrIdMap<uint32_t>(g, 0)};
   std::vector<ValueRef> forward(n);  // what an alias/projection stands for
   std::vector<uint8_t> is_alias(n, 0);
   size_t typed = 0;
@@ -81,10 +84,9 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
     const Node& node = g.nodes[v];
     s.leaf[v] = node.kind == NodeKind::kInput || node.kind == NodeKind::kConstant ||
                 node.kind == NodeKind::kGetAttr;
-    // Op class, cached per distinct op string.
-    uint32_t key = node.op.id * 2 + (node.kind == NodeKind::kModuleCall);
-    auto [it, inserted] = class_cache.try_emplace(key);
-    if (inserted) {
+    // Op class, cached per distinct op string (index + 1 into infos).
+    uint32_t& slot = info_of[node.kind == NodeKind::kModuleCall][node.op];
+    if (slot == 0) {
       std::string_view op = g.str(node.op);
       std::string_view cls;
       if (node.kind == NodeKind::kModuleCall) {
@@ -93,15 +95,17 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
         if (!rep.empty()) cls = eq.ClassOf(rep);
       }
       if (cls.empty()) cls = eq.ClassOf(op);
-      it->second = {HashString(cls), IsAliasClass(cls), HashString(op)};
+      infos.push_back({HashString(cls), IsAliasClass(cls), HashString(op)});
+      slot = static_cast<uint32_t>(infos.size());
     }
-    s.cls[v] = it->second.cls;
-    s.op_hash[v] = it->second.hash;
+    const OpInfo& info = infos[slot - 1];
+    s.cls[v] = info.cls;
+    s.op_hash[v] = info.hash;
     s.module[v] = node.kind == NodeKind::kModuleCall;
     // Operands, resolved through aliases and projections. An alias keeps
     // its own operand unresolved, so a chain of aliases stays a chain
     // instead of becoming a row of look-alike siblings.
-    const bool alias = it->second.alias && node.operands.size() == 1;
+    const bool alias = info.alias && node.operands.size() == 1;
     uint32_t index = 0;
     const bool projection = !alias && ProjectionIndex(g, node, &index);
     s.op_begin[v] = static_cast<uint32_t>(s.ops.size());
