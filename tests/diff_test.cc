@@ -3,6 +3,7 @@
 // End to end on the ResNet-18 case (pytorch/xla#5430): the findings the
 // experts reached by hand must come out on their own; a dump against itself
 // or a renumbered, reordered copy must come out the same with no findings.
+#include <set>
 #include <string>
 #include <vector>
 
@@ -236,17 +237,23 @@ TEST(DiffThreads, OneBigPairChangesNothing) {
       testing::ReadTestdata("generated/resnet18/ir_eager.txt"), "ir_eager.txt");
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   ASSERT_EQ(parsed->graphs.size(), 1u);
-  const Graph base = testing::Replicate(parsed->graphs[0], 420);
-  ASSERT_GT(base.nodes.size(), 100000u);
-  testing::Mutated right = testing::Renumber(base, 7);
+  const Graph replicated = testing::Replicate(parsed->graphs[0], 420);
+  ASSERT_GT(replicated.nodes.size(), 100000u);
+  testing::Mutated right = testing::Renumber(replicated, 7);
   right = testing::AddExtraOutputs(right.graph, 3, 11);
   right = testing::InsertDeadNodes(right.graph, 5, 13);
+  // Dead nodes on the left too: findings seen from each side, which the
+  // families of the two directions make on two threads.
+  const Graph base = testing::InsertDeadNodes(replicated, 4, 17).graph;
   DiffOptions one;
   one.threads = 1;
   absl::StatusOr<DiffResult> serial = DiffGraphs(base, right.graph, one);
   ASSERT_TRUE(serial.ok()) << serial.status();
   ASSERT_FALSE(serial->identical());
   ASSERT_GT(serial->pairs.at(0).pairs.size(), 100000u);
+  std::set<std::string> ids;
+  for (const Finding& f : serial->findings) ids.insert(f.id);
+  EXPECT_TRUE(ids.count("dead-code") && ids.count("dead-code-removed")) << ids.size();
   const std::string expected = RenderDiff(*serial, ReportFormat::kJson, {});
   for (unsigned threads : {0u, 2u}) {
     DiffOptions many;

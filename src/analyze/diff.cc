@@ -31,8 +31,20 @@ using analyze::PairContext;
 
 // Symmetric families look at both sides at once; one-directional ones run
 // once per direction so that swapping the dumps mirrors every finding.
-void RunGraphFamilies(const PairContext& c, const PairContext& mirror,
+void RunGraphFamilies(const PairContext& c, const PairContext& mirror, bool parallel,
                       std::vector<Finding>* out) {
+  // The one-directional families seen from the other side, and the size
+  // delta, come last; on a pair of big graphs they run beside the others
+  // (each family is a pass over a graph), into their own list.
+  std::vector<Finding> last;
+  auto other_side = [&] {
+    analyze::FindDeadConstantExpands(mirror, &last);
+    analyze::FindNewDeadCode(mirror, &last);
+    analyze::FindNewDuplicates(mirror, &last);
+    analyze::FindSizeDelta(c, &last);
+  };
+  std::future<void> beside;
+  if (parallel) beside = std::async(std::launch::async, other_side);
   analyze::FindOutputChanges(c, out);
   analyze::FindLiftedInputs(c, out);
   analyze::FindClonesAdded(c, out);
@@ -40,12 +52,16 @@ void RunGraphFamilies(const PairContext& c, const PairContext& mirror,
   analyze::FindOpSubstitutions(c, out);
   analyze::FindAttributeChanges(c, out);
   analyze::FindTypeChanges(c, out);
-  for (const PairContext* d : {&c, &mirror}) {
-    analyze::FindDeadConstantExpands(*d, out);
-    analyze::FindNewDeadCode(*d, out);
-    analyze::FindNewDuplicates(*d, out);
+  analyze::FindDeadConstantExpands(c, out);
+  analyze::FindNewDeadCode(c, out);
+  analyze::FindNewDuplicates(c, out);
+  if (beside.valid()) {
+    beside.get();
+  } else {
+    other_side();
   }
-  analyze::FindSizeDelta(c, out);
+  out->insert(out->end(), std::make_move_iterator(last.begin()),
+              std::make_move_iterator(last.end()));
 }
 
 // Pairs diffed side by side are handed to the threads in runs of at most
@@ -227,8 +243,11 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   if (!a.ok()) return a.status();
   Alignment swapped = analyze::SwapAlignment(*a);
   // Both the summary and the size finding need each side's statistics.
+  // A pair of big graphs diffed alone spreads its passes over two threads.
+  const bool beside =
+      l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
   GraphStats stats[2];
-  if (l.nodes.size() + r.nodes.size() <= kRowsPerTask || options.align.threads == 1) {
+  if (!beside) {
     stats[0] = ComputeStats(l);
     stats[1] = ComputeStats(r);
   } else {
@@ -254,7 +273,7 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
                        options.align.threads);
     });
   }
-  RunGraphFamilies(c, mirror, findings);
+  RunGraphFamilies(c, mirror, beside, findings);
   GraphPairDiff d =
       summary.valid() ? summary.get()
                       : Summarise(l, r, *a, how, stats[0], stats[1], options.unchanged_rows, 1);
