@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "graphdiff/gate.h"
 #include "graphdiff/graph.h"
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
@@ -563,6 +564,66 @@ TEST(HloCallees, CyclesAndMissingCalleesAreTolerated) {
                                                {"callee_ops", "1 add, 1 call, 1 fusion"}}));
   EXPECT_EQ(g.attr(*Find(g, "g"), "callee_ops").value_or(""), "1 call");
   EXPECT_EQ(Attrs(g, *Find(g, "h")), (AttrList{{"to_apply", "nowhere"}, {"ROOT", "true"}}));
+}
+
+}  // namespace
+}  // namespace graphdiff
+
+namespace graphdiff {
+namespace {
+
+// Everything of a parsed HLO graph, with its lines moved up by `up`.
+std::string DescribeHlo(const Graph& g, uint32_t up) {
+  std::string out = g.name + " | " + g.source.file + " | " + g.source.graph_name + " | " +
+                    std::to_string(g.source.first_line - up) + "-" +
+                    std::to_string(g.source.last_line - up) + " | " +
+                    std::to_string(g.partial) + "\n" + EncodeGraph(g) + "\n";
+  for (const Node& n : g.nodes) out += std::to_string(n.line - up) + " ";
+  return out;
+}
+
+uint32_t Lines(const std::string& text) {
+  return static_cast<uint32_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// A module printed again, byte for byte, is a copy of its first parse (its
+// text skipped unread): each graph must be what parsing that module's text
+// alone gives, at its own lines, and a module that only starts like an
+// earlier one is parsed.
+TEST(HloTextTest, RepeatedModulesAreTheirOwnParse) {
+  const std::string a = testing::ReadTestdata("fixtures/hlo/short_form_sync_tensors.txt");
+  const std::string b = testing::ReadTestdata("fixtures/hlo/long_form_fusion.txt");
+  // `a` with one more computation after its ENTRY: the same text up to
+  // there, then more.
+  const std::string longer_a = a + "\nextra.1 {\n  p.2 = f32[] parameter(0)\n}\n";
+  // With an elision line: a warning, so never a copy.
+  const std::string elided =
+      "HloModule Elided.1\n\nENTRY %e.1 (p0: f32[2]) -> f32[2] {\n  %p0 = f32[2]{0} "
+      "parameter(0)\n  ...\n  ROOT %n = f32[2]{0} negate(f32[2]{0} %p0)\n}\n";
+  const std::vector<const std::string*> order = {&a, &b, &a, &a, &elided, &b, &elided,
+                                                 &longer_a, &a, &b, &b};
+  std::string text;
+  std::vector<uint32_t> first_lines;
+  for (const std::string* m : order) {
+    first_lines.push_back(Lines(text));
+    text += *m;
+  }
+  std::vector<Diagnostic> warnings;
+  absl::StatusOr<std::vector<Graph>> all = ParseHloText(text, "t.txt", {}, &warnings);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    absl::StatusOr<std::vector<Graph>> alone = ParseHloText(*order[i], "t.txt", {}, nullptr);
+    ASSERT_TRUE(alone.ok()) << alone.status();
+    ASSERT_EQ(alone->size(), 1u);
+    EXPECT_EQ(DescribeHlo((*all)[i], first_lines[i]), DescribeHlo((*alone)[0], 0))
+        << "module " << i;
+    EXPECT_EQ((*all)[i].source.record_index, i);
+  }
+  // Each elided module warns at its own elision line.
+  std::vector<uint32_t> lines;
+  for (const Diagnostic& d : warnings) lines.push_back(d.line);
+  EXPECT_EQ(lines, (std::vector<uint32_t>{first_lines[4] + 5, first_lines[6] + 5}));
 }
 
 }  // namespace

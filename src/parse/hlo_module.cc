@@ -55,13 +55,15 @@ class Outliner {
  public:
   Outliner(std::string_view text, std::string_view source,
            const ParseOptions& options, std::vector<Diagnostic>* warnings,
-           std::vector<HloModuleText>* modules, const HloModuleSink& sink)
+           std::vector<HloModuleText>* modules, const HloModuleSink& sink,
+           const HloRepeatable* repeatable)
       : text_(text),
         source_(source),
         options_(options),
         warnings_(warnings),
         modules_(modules),
-        sink_(sink) {}
+        sink_(sink),
+        repeatable_(repeatable) {}
 
   // Outlines text[begin, end) only, `begin` being the start of line
   // `first_line`. Unless `last`, the text goes on after `end`, so a
@@ -85,8 +87,11 @@ class Outliner {
       size_t col = static_cast<size_t>(trimmed.data() - text_.data());
       if (IsKeywordLine(trimmed, "HloModule")) {
         in_section = false;
+        HandOver();
+        Remember(start, line);
         absl::Status st = StartModule(trimmed, col, line);
         if (!st.ok()) return st;
+        SkipRepeat(start, line);
         continue;
       }
       if (IsStackFrameSection(trimmed)) {
@@ -121,13 +126,72 @@ class Outliner {
   }
 
  private:
-  // Gives the last module, now complete, to the sink and drops its
+  // Gives the last module, now complete, to the sink (once) and drops its
   // computations.
   void HandOver() {
-    if (modules_->empty()) return;
+    if (modules_->empty() || handed_over_) return;
+    handed_over_ = true;
     HloModuleText& m = modules_->back();
     sink_(m);
     std::vector<HloComputationText>().swap(m.computations);
+  }
+
+  // Whether no warning was added since `mark` (warnings_->size() then): a
+  // warning past the cap only counts, so the list must have room.
+  bool NoWarningSince(size_t mark) const {
+    return warnings_ == nullptr ||
+           (warnings_->size() == mark && mark < options_.max_warnings);
+  }
+
+  // Called at the `HloModule` line starting at `start`: the module before
+  // it, outlined and built, is a candidate for repeats when it outlined
+  // without a warning and was not a repeat itself.
+  void Remember(size_t start, uint32_t line) {
+    if (repeatable_ == nullptr || modules_->empty()) return;
+    const size_t index = modules_->size() - 1;
+    const HloModuleText& m = modules_->back();
+    if (module_index_ != index || m.repeat_of != HloModuleText::kNotRepeat ||
+        !NoWarningSince(module_warnings_) || !(*repeatable_)(index)) {
+      return;
+    }
+    if (seen_.size() == kKept) seen_.erase(seen_.begin());
+    seen_.push_back(Seen{index, text_.substr(module_start_, start - module_start_),
+                         line - module_line_});
+  }
+
+  // Called once the `HloModule` line at `start` made a new module: if the
+  // text from there repeats a remembered module's up to the next
+  // `HloModule` line (or the end of the text), the module is marked a
+  // repeat of it and its text skipped.
+  void SkipRepeat(size_t start, uint32_t line) {
+    module_index_ = modules_->size() - 1;
+    module_start_ = start;
+    module_line_ = line;
+    module_warnings_ = warnings_ ? warnings_->size() : 0;
+    for (size_t k = seen_.size(); k-- > 0;) {
+      const Seen& seen = seen_[k];
+      const size_t end = start + seen.text.size();
+      if (end > text_.size() || std::memcmp(text_.data() + start, seen.text.data(),
+                                            seen.text.size()) != 0) {
+        continue;
+      }
+      if (end == text_.size() ? !last_ : !IsKeywordLine(Trim(LineAt(end)), "HloModule")) {
+        continue;
+      }
+      HloModuleText& m = modules_->back();
+      const HloModuleText& original = (*modules_)[seen.index];
+      m.repeat_of = seen.index;
+      m.partial = original.partial;
+      m.last_line = original.last_line - original.first_line + line;
+      pos_ = end;
+      line_ = line + seen.lines;
+      return;
+    }
+  }
+
+  std::string_view LineAt(size_t at) const {
+    const size_t nl = text_.find('\n', at);
+    return text_.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
   }
 
   // Returns the line at pos_ (without its newline) and advances.
@@ -152,6 +216,7 @@ class Outliner {
     m.offset = offset;
     m.first_line = m.last_line = line;
     modules_->push_back(std::move(m));
+    handed_over_ = false;
     return absl::OkStatus();
   }
 
@@ -290,6 +355,23 @@ class Outliner {
   uint32_t line_ = 1;
   bool last_ = true;
   std::vector<HloInstructionText> instructions_;
+  bool handed_over_ = false;  // the last module went to the sink
+  const HloRepeatable* repeatable_;
+  // The text of the latest modules that may stand for a repeat, from their
+  // `HloModule` line to the next one's, with how many lines that is.
+  struct Seen {
+    size_t index;
+    std::string_view text;
+    uint32_t lines;
+  };
+  static constexpr size_t kKept = 16;
+  std::vector<Seen> seen_;
+  // The module begun by the latest `HloModule` line: its index, where its
+  // text starts, and warnings_->size() then.
+  size_t module_index_ = HloModuleText::kNotRepeat;
+  size_t module_start_ = 0;
+  uint32_t module_line_ = 0;
+  size_t module_warnings_ = 0;
 };
 
 }  // namespace
@@ -297,8 +379,9 @@ class Outliner {
 absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
                              uint32_t first_line, bool last, std::string_view source,
                              const ParseOptions& options, std::vector<Diagnostic>* warnings,
-                             std::vector<HloModuleText>* modules, const HloModuleSink& sink) {
-  return Outliner(text, source, options, warnings, modules, sink)
+                             std::vector<HloModuleText>* modules, const HloModuleSink& sink,
+                             const HloRepeatable* repeatable) {
+  return Outliner(text, source, options, warnings, modules, sink, repeatable)
       .RunRange(begin, end, first_line, last);
 }
 

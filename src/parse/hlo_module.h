@@ -37,10 +37,18 @@ struct HloModuleText {
   // Instructions were left out (`...` lines) or a computation was cut short:
   // operands may name instructions the text does not hold.
   bool partial = false;
+  // The index in `modules` of an earlier module this one repeats byte for
+  // byte, up to the next `HloModule` line; its computations are then not
+  // outlined (kNotRepeat: outlined as usual).
+  static constexpr size_t kNotRepeat = static_cast<size_t>(-1);
+  size_t repeat_of = kNotRepeat;
 };
 
 // Takes each module as soon as its last computation is outlined.
 using HloModuleSink = std::function<void(const HloModuleText&)>;
+// Whether the module at an index of `modules` was made into a graph with no
+// warning, so that a repeat of its text can be a copy of that graph.
+using HloRepeatable = std::function<bool(size_t module)>;
 
 // Splits text[begin, end) into modules, `begin` being the start of line
 // `first_line` and of an `HloModule` line (or 0). Lines outside any
@@ -53,11 +61,16 @@ using HloModuleSink = std::function<void(const HloModuleText&)>;
 // computation ends. Offsets stay offsets into `text`. Each module is handed
 // to `sink` when complete and its computations dropped after: `modules`
 // keeps headers only, so that a dump of 10^5 modules is never all outlined
-// at once.
+// at once. With `repeatable`, a module whose text repeats, byte for byte, one
+// of the last few modules that outlined without a warning and that
+// `repeatable` vouches for is handed over as such a repeat (repeat_of), its
+// text skipped unread: a dump that prints one module again and again is
+// compared at memory speed instead of parsed again.
 absl::Status OutlineHloRange(std::string_view text, size_t begin, size_t end,
                              uint32_t first_line, bool last, std::string_view source,
                              const ParseOptions& options, std::vector<Diagnostic>* warnings,
-                             std::vector<HloModuleText>* modules, const HloModuleSink& sink);
+                             std::vector<HloModuleText>* modules, const HloModuleSink& sink,
+                             const HloRepeatable* repeatable = nullptr);
 
 // ParseHloText of text[begin, end) (see OutlineHloRange), each module's graph
 // built as it is outlined. Outline warnings go to `outline_warnings` and

@@ -26,6 +26,7 @@
 #include "parse/hlo_module.h"
 #include "parse/hlo_shape.h"
 #include "parse/intern_names.h"
+#include "parse/parse_parallel.h"
 #include "util/checked.h"
 
 namespace graphdiff {
@@ -731,12 +732,32 @@ absl::StatusOr<std::vector<Graph>> ParseHloRange(std::string_view text, size_t b
   absl::Status build_error;
   GraphBuilder builder(text, source, options, build_warnings);
   std::vector<HloModuleText> modules;
+  // Per module (one graph each, in order): built without a warning.
+  std::vector<bool> clean;
+  const HloRepeatable repeatable = [&](size_t module) {
+    return build_error.ok() && module < clean.size() && clean[module];
+  };
   absl::Status st = OutlineHloRange(
       text, begin, end, first_line, last, source, options, outline_warnings, &modules,
       [&](const HloModuleText& module) {
         // After a build error only the outline goes on: an outline error
         // later in the text is the one to report.
         if (!build_error.ok()) return;
+        if (module.repeat_of != HloModuleText::kNotRepeat) {
+          // The same text as an earlier module that built cleanly: its
+          // graph, lines moved down, strings shared.
+          Graph& original = graphs[module.repeat_of];
+          Graph g = CopyParsedGraph(original, original.strings.Share(),
+                                    module.first_line - original.source.first_line);
+          g.name = original.name;
+          g.source.file = original.source.file;
+          g.source.graph_name = original.source.graph_name;
+          g.source.record_index = static_cast<uint32_t>(graphs.size());
+          graphs.push_back(std::move(g));
+          clean.push_back(false);
+          return;
+        }
+        const size_t mark = build_warnings ? build_warnings->size() : 0;
         absl::StatusOr<Graph> g = builder.Build(module);
         if (!g.ok()) {
           build_error = g.status();
@@ -744,7 +765,10 @@ absl::StatusOr<std::vector<Graph>> ParseHloRange(std::string_view text, size_t b
         }
         g->source.record_index = static_cast<uint32_t>(graphs.size());
         graphs.push_back(*std::move(g));
-      });
+        clean.push_back(build_warnings == nullptr ||
+                        (build_warnings->size() == mark && mark < options.max_warnings));
+      },
+      &repeatable);
   if (!st.ok()) {
     // As when every module is outlined before any is built: an outline
     // error comes with the outline's warnings alone.
