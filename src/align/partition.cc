@@ -2,7 +2,7 @@
 #include "align/partition.h"
 
 #include <algorithm>
-#include <numeric>
+#include <initializer_list>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
