@@ -135,14 +135,23 @@ void AnchorMatcher::Run(State& st) {
     return false;
   };
   if (!any_free(0) || !any_free(1)) return;
-  ForBothSides(st.parallel, [&](int s) { st.fp[s] = ComputeFingerprints(st, s, level_); });
+  // The full level's context of every node is kept for later matchers
+  // (below); after it, only free nodes' keys are read.
+  const bool keep_context = level_ == Level::kFull && st.full_fp[0].context.empty();
+  ForBothSides(st.parallel, [&](int s) {
+    if (keep_context) {
+      st.fp[s] = ComputeFingerprints(st, s, level_);
+    } else {
+      RefreshFingerprints(st, s, level_, &st.fp[s]);
+    }
+  });
   ++st.fp_generation;
   // Later matchers read only the full level's context key: it is moved
   // there, not copied with the others (three arrays a node, each side, of
   // fresh memory the kernel zeroes first; on this VM a tenth of a diff of
   // one FX graph of 10^6 nodes went to pages).
   const std::vector<uint64_t>* context[2] = {&st.fp[0].context, &st.fp[1].context};
-  if (level_ == Level::kFull && st.full_fp[0].context.empty()) {
+  if (keep_context) {
     for (int s = 0; s < 2; ++s) {
       st.full_fp[s].context = std::move(st.fp[s].context);
       context[s] = &st.full_fp[s].context;

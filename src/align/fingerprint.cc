@@ -3,6 +3,9 @@
 // Fingerprints: a bottom-up Merkle hash (what a node computes from what) and
 // a top-down context (who uses it, at which operand position), so identical
 // leaves such as a hundred f32[64] parameters are told apart by their users.
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
 #include "align/hash.h"
 #include "align/matchers.h"
 
@@ -22,13 +25,14 @@ uint64_t LocalKey(const State& state, int side, uint32_t v) {
   return key;
 }
 
-Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
+namespace {
+
+// The bottom-up Merkle fingerprint of every node of one side, into `out`.
+void BottomUp(const State& state, int side, Level level, std::vector<uint64_t>* out) {
   const SideView& s = state.side[side];
   const uint32_t n = s.size;
-  Fingerprints fp;
-  fp.bottom_up.resize(n);
-  fp.context.resize(n);
-  fp.top_down.resize(n);
+  std::vector<uint64_t>& bottom_up = *out;
+  bottom_up.resize(n);
   const bool attrs = level == Level::kFull && state.same_kind;
   const bool types = level == Level::kFull && state.use_types;
   for (uint32_t v = 0; v < n; ++v) {
@@ -36,7 +40,7 @@ Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
     // on both sides (by the left index), which pins down free neighbours.
     uint32_t pair = state.map[side][v];
     if (pair != kNone) {
-      fp.bottom_up[v] = Combine(kMatchedSeed, side == 0 ? v : pair);
+      bottom_up[v] = Combine(kMatchedSeed, side == 0 ? v : pair);
       continue;
     }
     uint64_t h = s.cls[v];
@@ -46,28 +50,72 @@ Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
     if (types) h = Combine(h, s.type_hash[v]);
     for (const ValueRef& r : s.operands(v)) {
       if (level == Level::kSkeleton && s.leaf[r.node]) continue;
-      h = Combine(h, Combine(fp.bottom_up[r.node], r.output));
+      h = Combine(h, Combine(bottom_up[r.node], r.output));
     }
-    fp.bottom_up[v] = h;
+    bottom_up[v] = h;
   }
-  // Two rounds of user context; sums keep it independent of user order.
+}
+
+// The users of v, each by its key and how it reads v; sums keep it
+// independent of user order.
+uint64_t UsersSum(const SideView& s, uint32_t v, const std::vector<uint64_t>& key) {
+  uint64_t c = 0;
+  for (const Use& u : s.users(v)) c += Combine(Combine(key[u.user], u.pos), u.output);
+  return c;
+}
+
+}  // namespace
+
+Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
+  const SideView& s = state.side[side];
+  const uint32_t n = s.size;
+  Fingerprints fp;
+  BottomUp(state, side, level, &fp.bottom_up);
+  fp.context.resize(n);
+  fp.top_down.resize(n);
+  // Two rounds of user context.
   std::vector<uint64_t> round1(n);
   for (uint32_t v = 0; v < n; ++v) {
-    uint64_t c = 0;
-    for (const Use& u : s.users(v)) {
-      c += Combine(Combine(fp.bottom_up[u.user], u.pos), u.output);
-    }
-    round1[v] = Combine(fp.bottom_up[v], c);
+    round1[v] = Combine(fp.bottom_up[v], UsersSum(s, v, fp.bottom_up));
   }
   for (uint32_t v = 0; v < n; ++v) {
-    uint64_t c = 0;
-    for (const Use& u : s.users(v)) {
-      c += Combine(Combine(round1[u.user], u.pos), u.output);
-    }
+    const uint64_t c = UsersSum(s, v, round1);
     fp.context[v] = Combine(fp.bottom_up[v], c);
     fp.top_down[v] = Combine(Combine(s.cls[v], 0x746f70ULL), c);
   }
   return fp;
+}
+
+void RefreshFingerprints(const State& state, int side, Level level, Fingerprints* fp) {
+  const SideView& s = state.side[side];
+  const uint32_t n = s.size;
+  std::vector<uint32_t> free_nodes;
+  for (uint32_t v = 0; v < n; ++v) {
+    if (state.free(side, v)) free_nodes.push_back(v);
+  }
+  // Most nodes free: every node's keys, as ComputeFingerprints.
+  if (free_nodes.size() * 8 >= n) {
+    *fp = ComputeFingerprints(state, side, level);
+    return;
+  }
+  BottomUp(state, side, level, &fp->bottom_up);
+  fp->context.assign(n, 0);
+  fp->top_down.assign(n, 0);
+  // The first round only where a free node's second round reads it: at
+  // its users.
+  absl::flat_hash_map<uint32_t, uint64_t> round1;
+  for (uint32_t v : free_nodes) {
+    for (const Use& u : s.users(v)) {
+      auto [it, added] = round1.try_emplace(u.user, 0);
+      if (added) it->second = Combine(fp->bottom_up[u.user], UsersSum(s, u.user, fp->bottom_up));
+    }
+  }
+  for (uint32_t v : free_nodes) {
+    uint64_t c = 0;
+    for (const Use& u : s.users(v)) c += Combine(Combine(round1.at(u.user), u.pos), u.output);
+    fp->context[v] = Combine(fp->bottom_up[v], c);
+    fp->top_down[v] = Combine(Combine(s.cls[v], 0x746f70ULL), c);
+  }
 }
 
 }  // namespace graphdiff::align

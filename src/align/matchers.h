@@ -150,6 +150,11 @@ void MarkLiftedInputs(State& state);
 // The fingerprints of one side at `level` (bottom-up Merkle plus a two-round
 // top-down context refinement).
 Fingerprints ComputeFingerprints(const State& state, int side, Level level);
+// The same into *fp, for what the anchors read once pairs exist: bottom-up
+// keys for every node, context and top-down keys for free nodes (0 for
+// others). With few nodes free, the context is worked out around them only
+// instead of for every node of the graph again.
+void RefreshFingerprints(const State& state, int side, Level level, Fingerprints* fp);
 
 // What node v of one side is on its own: op class, leaf / module / lifted
 // flags, and its attributes and types where they are compared. Nodes of
