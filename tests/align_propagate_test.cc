@@ -57,7 +57,7 @@ Graph Left(int seed) {
   // A real block read by copies over shared weights: hubs with many users.
   const std::vector<std::string> real = {"generated/mlp/ir_eager.txt",
                                          "generated/resnet18/fx_symbolic_trace.txt"};
-  return testing::ShareInputs(Load(real[(seed / 4) % real.size()]), 3);
+  return testing::ShareInputs(Load(real[(seed / 4) % real.size()]), 12);
 }
 
 TEST_P(PropagationMemoTest, SkippingQuietPairsChangesNothing) {

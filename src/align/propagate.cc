@@ -58,6 +58,10 @@ bool HasFreeNeighbour(const State& st, int s, uint32_t v) {
   return false;
 }
 
+// Pairs with fewer users than this are visited again rather than
+// remembered as quiet.
+constexpr size_t kQuietUsers = 16;
+
 // How many users of l and of r are free. A visit that paired nothing can
 // pair something later only if this drops. What it reads of operands
 // (resolved, as written, and the one above a node inserted on one side)
@@ -241,7 +245,10 @@ void PropagationMatcher::Run(State& st) {
     }
     const size_t paired_before = st.paired.size(), pending_before = pending.size();
     visit(l, r);
-    if (st.paired.size() == paired_before && pending.size() == pending_before) {
+    // Remembered only where a visit costs more than counting its users
+    // again: pairs with many users (sorted by role on each visit).
+    if (st.paired.size() == paired_before && pending.size() == pending_before &&
+        st.side[0].users(l).size() + st.side[1].users(r).size() >= kQuietUsers) {
       st.quiet[l] = {FreeUsersAround(st, l, r), st.fp_generation};
     }
   }
