@@ -6,12 +6,14 @@
 // covered between the runs as later matchers do, the mapping must be
 // exactly the one a propagation that forgets everything before each run
 // makes.
+#include <algorithm>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "align/matchers.h"
+#include "align/roles.h"
 #include "align/state.h"
 #include "graphdiff/parse.h"
 #include "gtest/gtest.h"
@@ -121,6 +123,36 @@ TEST_P(PropagationMemoTest, SkippingQuietPairsChangesNothing) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, PropagationMemoTest, ::testing::Range(0, 96));
+
+// Long users lists are grouped by role and fingerprint rather than sorted
+// element by element: the order must be the sort's, on lists in node order
+// with few roles or many, a user reading the node at several positions.
+TEST(SortRolesTest, GroupedIsSorted) {
+  std::mt19937_64 rng(5);
+  for (size_t size : {size_t{3}, align::kGroupedRoles - 1, align::kGroupedRoles, size_t{500},
+                      size_t{5000}}) {
+    for (uint64_t kinds : {1u, 3u, 40u, 100000u}) {
+      std::vector<align::Role> roles;
+      uint32_t node = 0;
+      while (roles.size() < size) {
+        node += 1 + static_cast<uint32_t>(rng() % 3);
+        const uint32_t reads = 1 + static_cast<uint32_t>(rng() % 4 == 0);
+        for (uint32_t pos = 0; pos < reads; ++pos) {
+          roles.push_back({rng() % kinds, static_cast<uint32_t>(rng() % 2) + pos,
+                           static_cast<uint32_t>(rng() % 2), rng() % kinds, node});
+        }
+      }
+      std::vector<align::Role> want = roles;
+      std::sort(want.begin(), want.end());
+      align::SortRoles(&roles);
+      ASSERT_EQ(roles.size(), want.size());
+      for (size_t i = 0; i < roles.size(); ++i) {
+        EXPECT_FALSE(roles[i] < want[i] || want[i] < roles[i])
+            << "size " << size << ", kinds " << kinds << ", at " << i;
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace graphdiff

@@ -4,29 +4,14 @@
 // position, users by role (op class, operand position, output read).
 #include <algorithm>
 #include <deque>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "align/matchers.h"
+#include "align/roles.h"
 
 namespace graphdiff::align {
 namespace {
-
-struct Role {
-  uint64_t cls;
-  uint32_t pos;
-  uint32_t output;
-  uint64_t fp;
-  uint32_t node;
-  bool SameRole(const Role& o) const {
-    return cls == o.cls && pos == o.pos && output == o.output;
-  }
-  bool operator<(const Role& o) const {
-    return std::tie(cls, pos, output, fp, node) <
-           std::tie(o.cls, o.pos, o.output, o.fp, o.node);
-  }
-};
 
 void FreeUsers(const State& st, int s, uint32_t v, std::vector<Role>* out) {
   out->clear();
@@ -37,7 +22,7 @@ void FreeUsers(const State& st, int s, uint32_t v, std::vector<Role>* out) {
     out->push_back({view.cls[u.user], u.pos, u.output,
                     fp.empty() ? 0 : fp[u.user], u.user});
   }
-  std::sort(out->begin(), out->end());
+  SortRoles(out);
   // A node reading v twice is one user.
   out->erase(std::unique(out->begin(), out->end(),
                          [](const Role& a, const Role& b) { return a.node == b.node; }),
