@@ -3,7 +3,6 @@
 // Exact anchors: equal fingerprints that occur exactly once among the free
 // nodes of each side.
 #include <algorithm>
-#include <tuple>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -128,13 +127,7 @@ void AnchorMatcher::Run(State& st) {
     if (st.side[s].size == 0) return;
   }
   // Nothing left to anchor on one side: skip the fingerprinting work.
-  auto any_free = [&](int s) {
-    for (uint32_t v = 0; v < st.side[s].size; ++v) {
-      if (st.free(s, v)) return true;
-    }
-    return false;
-  };
-  if (!any_free(0) || !any_free(1)) return;
+  if (!st.AnyFree(0) || !st.AnyFree(1)) return;
   // The full level's context of every node is kept for later matchers
   // (below); after it, only free nodes' keys are read.
   const bool keep_context = level_ == Level::kFull && st.full_fp[0].context.empty();

@@ -14,6 +14,7 @@ namespace {
 
 constexpr uint64_t kMatchedSeed = 0x6d617463686564ULL;
 constexpr uint64_t kLiftedSeed = 0x6c6966746564ULL;
+constexpr uint64_t kTopDownSeed = 0x746f70ULL;
 
 }  // namespace
 
@@ -56,15 +57,29 @@ void BottomUp(const State& state, int side, Level level, std::vector<uint64_t>* 
   }
 }
 
-// The users of v, each by its key and how it reads v; sums keep it
-// independent of user order.
-uint64_t UsersSum(const SideView& s, uint32_t v, const std::vector<uint64_t>& key) {
+// The users of v, each by its key (key(user)) and how it reads v; sums
+// keep it independent of user order.
+template <typename Key>
+uint64_t UsersSum(const SideView& s, uint32_t v, Key key) {
   uint64_t c = 0;
-  for (const Use& u : s.users(v)) c += Combine(Combine(key[u.user], u.pos), u.output);
+  for (const Use& u : s.users(v)) c += Combine(Combine(key(u.user), u.pos), u.output);
   return c;
 }
 
+// Node v's two top-down keys, from the sum over its users of their first
+// round of context.
+void SetContext(const SideView& s, uint32_t v, uint64_t users, Fingerprints* fp) {
+  fp->context[v] = Combine(fp->bottom_up[v], users);
+  fp->top_down[v] = Combine(Combine(s.cls[v], kTopDownSeed), users);
+}
+
 }  // namespace
+
+std::vector<uint64_t> BottomUpFingerprints(const State& state, int side, Level level) {
+  std::vector<uint64_t> out;
+  BottomUp(state, side, level, &out);
+  return out;
+}
 
 Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
   const SideView& s = state.side[side];
@@ -74,14 +89,13 @@ Fingerprints ComputeFingerprints(const State& state, int side, Level level) {
   fp.context.resize(n);
   fp.top_down.resize(n);
   // Two rounds of user context.
+  const std::vector<uint64_t>& bottom_up = fp.bottom_up;
   std::vector<uint64_t> round1(n);
   for (uint32_t v = 0; v < n; ++v) {
-    round1[v] = Combine(fp.bottom_up[v], UsersSum(s, v, fp.bottom_up));
+    round1[v] = Combine(bottom_up[v], UsersSum(s, v, [&](uint32_t u) { return bottom_up[u]; }));
   }
   for (uint32_t v = 0; v < n; ++v) {
-    const uint64_t c = UsersSum(s, v, round1);
-    fp.context[v] = Combine(fp.bottom_up[v], c);
-    fp.top_down[v] = Combine(Combine(s.cls[v], 0x746f70ULL), c);
+    SetContext(s, v, UsersSum(s, v, [&](uint32_t u) { return round1[u]; }), &fp);
   }
   return fp;
 }
@@ -103,18 +117,19 @@ void RefreshFingerprints(const State& state, int side, Level level, Fingerprints
   fp->top_down.assign(n, 0);
   // The first round only where a free node's second round reads it: at
   // its users.
+  const std::vector<uint64_t>& bottom_up = fp->bottom_up;
   absl::flat_hash_map<uint32_t, uint64_t> round1;
   for (uint32_t v : free_nodes) {
     for (const Use& u : s.users(v)) {
       auto [it, added] = round1.try_emplace(u.user, 0);
-      if (added) it->second = Combine(fp->bottom_up[u.user], UsersSum(s, u.user, fp->bottom_up));
+      if (added) {
+        it->second = Combine(bottom_up[u.user],
+                             UsersSum(s, u.user, [&](uint32_t w) { return bottom_up[w]; }));
+      }
     }
   }
   for (uint32_t v : free_nodes) {
-    uint64_t c = 0;
-    for (const Use& u : s.users(v)) c += Combine(Combine(round1.at(u.user), u.pos), u.output);
-    fp->context[v] = Combine(fp->bottom_up[v], c);
-    fp->top_down[v] = Combine(Combine(s.cls[v], 0x746f70ULL), c);
+    SetContext(s, v, UsersSum(s, v, [&](uint32_t u) { return round1.at(u); }), fp);
   }
 }
 

@@ -6,6 +6,9 @@
 #ifndef GRAPHDIFF_SRC_ALIGN_MATCHERS_H_
 #define GRAPHDIFF_SRC_ALIGN_MATCHERS_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "absl/status/status.h"
 #include "align/state.h"
 #include "graphdiff/graph.h"
@@ -155,6 +158,8 @@ Fingerprints ComputeFingerprints(const State& state, int side, Level level);
 // others). With few nodes free, the context is worked out around them only
 // instead of for every node of the graph again.
 void RefreshFingerprints(const State& state, int side, Level level, Fingerprints* fp);
+// The bottom-up keys alone, for matchers that read no context.
+std::vector<uint64_t> BottomUpFingerprints(const State& state, int side, Level level);
 
 // What node v of one side is on its own: op class, leaf / module / lifted
 // flags, and its attributes and types where they are compared. Nodes of

@@ -70,10 +70,8 @@ void TwinMatcher::Run(State& st) {
   // `empty` allocations that gained a reader. Only one-to-one: several free
   // look-alikes (constants under a changed region) are not interchangeable,
   // since their readers differ; unless one side's have no readers at all.
-  Fingerprints l, r;
-  RefreshFingerprints(st, 0, Level::kFull, &l);
-  RefreshFingerprints(st, 1, Level::kFull, &r);
-  PairTwins(st, l.bottom_up, r.bottom_up, /*unique_only=*/true, aliases_);
+  PairTwins(st, BottomUpFingerprints(st, 0, Level::kFull),
+            BottomUpFingerprints(st, 1, Level::kFull), /*unique_only=*/true, aliases_);
 }
 
 }  // namespace graphdiff::align
