@@ -180,6 +180,46 @@ TEST(AnalyzeSizeDelta, OpDeltaHasEveryChangedCountAndNoOther) {
   EXPECT_EQ(r->pairs[0].op_delta, want);
 }
 
+// The pair's op delta, worked out by hashing unsorted histograms, is the
+// difference of the two sides' ComputeStats maps: every op whose count
+// changed, in name order, and none other; an empty op and a literal "?"
+// count as one. The scalar counts are ComputeStats' too.
+TEST(AnalyzePairStats, OpDeltaIsTheDifferenceOfTheHistograms) {
+  std::mt19937_64 rng(7);
+  auto random_graph = [&](int ops, int nodes) {
+    GraphBuilder b(GraphKind::kFx, "g");
+    uint32_t x = b.Input("f32[4]");
+    for (int i = 0; i < nodes; ++i) {
+      const uint64_t k = rng() % static_cast<uint64_t>(ops + 2);
+      const std::string op = k == 0 ? "" : k == 1 ? "?" : "op" + std::to_string(k * 7919 % 1000);
+      x = b.Op(op, {x}, rng() % 2 ? "f32[4]" : "s64[2]");
+    }
+    b.Output(x);
+    return b.Build();
+  };
+  for (int trial = 0; trial < 24; ++trial) {
+    const Graph l = random_graph(3 + trial * 5, 50 + trial * 30);
+    const Graph r = random_graph(3 + (trial % 7) * 9, 60 + trial * 20);
+    const GraphStats ls = ComputeStats(l), rs = ComputeStats(r);
+    std::map<std::string, int64_t> want;
+    for (const auto& [op, n] : ls.ops) want[op] -= static_cast<int64_t>(n);
+    for (const auto& [op, n] : rs.ops) want[op] += static_cast<int64_t>(n);
+    for (auto it = want.begin(); it != want.end();) it = it->second == 0 ? want.erase(it) : ++it;
+    for (bool parallel : {false, true}) {
+      const analyze::PairStats got = analyze::ComputePairStats(l, r, parallel);
+      std::vector<std::pair<std::string, int64_t>> delta(got.op_delta.begin(), got.op_delta.end());
+      using Delta = std::vector<std::pair<std::string, int64_t>>;
+      EXPECT_EQ(delta, Delta(want.begin(), want.end())) << "trial " << trial;
+      EXPECT_EQ(got.left.nodes, ls.nodes);
+      EXPECT_EQ(got.right.nodes, rs.nodes);
+      EXPECT_EQ(got.left.inputs, ls.inputs);
+      EXPECT_EQ(got.right.outputs, rs.outputs);
+      EXPECT_EQ(got.left.parameter_bytes, ls.parameter_bytes);
+      EXPECT_EQ(got.right.inputs_unknown_size, rs.inputs_unknown_size);
+    }
+  }
+}
+
 // The op spellings of collectives across formats; a dotted module path is
 // never one, whatever its last part.
 TEST(AnalyzeCollectiveKind, SpellingsAcrossFormats) {

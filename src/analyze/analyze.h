@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyze/pair_stats.h"
 #include "graphdiff/align.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/equivalence.h"
@@ -33,10 +34,10 @@ struct PairContext {
   // that swapping the dumps mirrors every finding; in the mirrored run they
   // say "removed" where they would say "added".
   bool mirrored = false;
-  // Statistics of `left` and `right`, when the caller has them: on big
-  // graphs they cost a pass over every node, and the summary needs them too.
-  const GraphStats* left_stats = nullptr;
-  const GraphStats* right_stats = nullptr;
+  // Statistics of `left` and `right` (in that order), when the caller has
+  // them: on big graphs they cost a pass over every node, and the summary
+  // needs them too.
+  const PairStats* stats = nullptr;
 
   // The user's name for the side `right` (and `left`) stands for.
   Side new_side() const { return mirrored ? Side::kLeft : Side::kRight; }

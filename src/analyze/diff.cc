@@ -121,8 +121,7 @@ void FillRows(const Graph& l, const Graph& r, const std::vector<const NodePair*>
 }
 
 GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignment, PairRule how,
-                        const GraphStats& ls, const GraphStats& rs, bool unchanged_rows,
-                        unsigned threads) {
+                        const analyze::PairStats& stats, bool unchanged_rows, unsigned threads) {
   GraphPairDiff d;
   d.left_source = l.source.file;
   d.right_source = r.source.file;
@@ -155,27 +154,14 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
     }
     pool.Run();
   }
-  d.left_nodes = ls.nodes;
-  d.right_nodes = rs.nodes;
+  d.left_nodes = stats.left.nodes;
+  d.right_nodes = stats.right.nodes;
   d.left_inputs = l.inputs.size();
   d.right_inputs = r.inputs.size();
   d.left_outputs = l.outputs.size();
   d.right_outputs = r.outputs.size();
-  // Both histograms are sorted: merged in one pass, each entry placed at the
-  // end. (A symbolic_trace graph has an op per module call, a million.)
-  auto li = ls.ops.begin(), ri = rs.ops.begin();
-  while (li != ls.ops.end() || ri != rs.ops.end()) {
-    const int order = li == ls.ops.end()   ? 1
-                      : ri == rs.ops.end() ? -1
-                                           : li->first.compare(ri->first);
-    const bool take_left = order <= 0, take_right = order >= 0;
-    const std::string& op = take_left ? li->first : ri->first;
-    const int64_t n = (take_right ? static_cast<int64_t>(ri->second) : 0) -
-                      (take_left ? static_cast<int64_t>(li->second) : 0);
-    if (n != 0) d.op_delta.emplace_hint(d.op_delta.end(), op, n);
-    if (take_left) ++li;
-    if (take_right) ++ri;
-  }
+  // In op order already: each entry placed at the end.
+  for (const auto& [op, n] : stats.op_delta) d.op_delta.emplace_hint(d.op_delta.end(), op, n);
   d.matched_outputs = alignment.matched_outputs.size();
   for (uint32_t i : alignment.left_only) {
     if (i < l.nodes.size()) d.left_only.push_back(analyze::NodeName(l, i));
@@ -246,20 +232,10 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   // A pair of big graphs diffed alone spreads its passes over two threads.
   const bool beside =
       l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
-  GraphStats stats[2];
-  if (!beside) {
-    stats[0] = ComputeStats(l);
-    stats[1] = ComputeStats(r);
-  } else {
-    TaskPool pool(options.align.threads);
-    pool.Add([&] { stats[0] = ComputeStats(l); });
-    pool.Add([&] { stats[1] = ComputeStats(r); });
-    pool.Run();
-  }
+  const analyze::PairStats stats = analyze::ComputePairStats(l, r, beside);
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
-  c.left_stats = mirror.right_stats = &stats[0];
-  c.right_stats = mirror.left_stats = &stats[1];
+  c.stats = &stats;
   size_t first = findings->size();
   // The reportable rows touch every node of both graphs, the findings
   // mostly what changed: on a second core the rows cost no wall time. Only
@@ -269,14 +245,13 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   std::future<GraphPairDiff> summary;
   if (options.align.threads != 1) {
     summary = std::async(std::launch::async, [&] {
-      return Summarise(l, r, *a, how, stats[0], stats[1], options.unchanged_rows,
-                       options.align.threads);
+      return Summarise(l, r, *a, how, stats, options.unchanged_rows, options.align.threads);
     });
   }
   RunGraphFamilies(c, mirror, beside, findings);
   GraphPairDiff d =
       summary.valid() ? summary.get()
-                      : Summarise(l, r, *a, how, stats[0], stats[1], options.unchanged_rows, 1);
+                      : Summarise(l, r, *a, how, stats, options.unchanged_rows, 1);
   if (!d.identical()) {
     std::vector<Finding> mine(findings->begin() + static_cast<std::ptrdiff_t>(first),
                               findings->end());

@@ -24,25 +24,15 @@ std::string Bytes(uint64_t b) {
 }  // namespace
 
 void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
-  GraphStats own_l, own_r;  // only when the caller has none
-  const GraphStats& l = c.left_stats ? *c.left_stats : (own_l = ComputeStats(c.left));
-  const GraphStats& r = c.right_stats ? *c.right_stats : (own_r = ComputeStats(c.right));
-  // Both histograms are in op order: merged, not gathered into a third map
-  // (a graph of a million module calls has a million ops a side).
+  PairStats own;  // only when the caller has none
+  const PairStats& stats =
+      c.stats != nullptr ? *c.stats : (own = ComputePairStats(c.left, c.right, false));
+  const GraphStats& l = stats.left;
+  const GraphStats& r = stats.right;
   std::vector<std::pair<std::string, int64_t>> changed;
   int64_t added = 0;
   int64_t removed = 0;
-  auto li = l.ops.begin();
-  auto ri = r.ops.begin();
-  while (li != l.ops.end() || ri != r.ops.end()) {
-    const int order = li == l.ops.end()   ? 1
-                      : ri == r.ops.end() ? -1
-                                          : li->first.compare(ri->first);
-    const std::string& op = order <= 0 ? li->first : ri->first;
-    int64_t d = 0;
-    if (order <= 0) d -= static_cast<int64_t>((li++)->second);
-    if (order >= 0) d += static_cast<int64_t>((ri++)->second);
-    if (d == 0) continue;
+  for (const auto& [op, d] : stats.op_delta) {
     changed.emplace_back(op, d);
     (d > 0 ? added : removed) += d > 0 ? d : -d;
   }

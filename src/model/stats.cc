@@ -61,7 +61,8 @@ void SortAndMerge(std::vector<std::pair<std::string_view, uint64_t>>* list) {
 
 }  // namespace
 
-void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist) {
+void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist,
+                       bool sort_ops) {
   GraphStats& s = *stats;
   s = GraphStats{};
   s.name = graph.name;
@@ -96,7 +97,7 @@ void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* h
     std::string_view op = graph.strings.Get(id);
     hist->ops.emplace_back(op.empty() ? std::string_view("?") : op, count);
   });
-  SortAndMerge(&hist->ops);
+  if (sort_ops) SortAndMerge(&hist->ops);
   for (size_t d = 0; d < kDTypes; ++d) {
     if (dtype_counts[d] != 0) {
       hist->dtypes.emplace_back(DTypeName(static_cast<DType>(d)), dtype_counts[d]);

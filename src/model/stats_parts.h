@@ -19,8 +19,8 @@
 namespace graphdiff {
 
 // GraphStats::ops and ::dtypes as (name, count) lists in the maps' order
-// (by name, each name once). Names view the graph's strings or static text:
-// good while the graph lives.
+// (by name, each name once), unless asked for unsorted ops. Names view the
+// graph's strings or static text: good while the graph lives.
 struct StatsHistograms {
   std::vector<std::pair<std::string_view, uint64_t>> ops;
   std::vector<std::pair<std::string_view, uint64_t>> dtypes;
@@ -31,7 +31,12 @@ struct StatsHistograms {
 // name, a heap block per graph, only to replace it was waste) and the
 // maps' contents in `*hist` (cleared first; its vectors keep their room, so
 // one StatsHistograms serves graph after graph).
-void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist);
+// With `sort_ops` false the ops are left in no order and a name may come
+// twice (an empty op counts as "?", and so does a literal "?"): a caller
+// that only matches them against another graph's (ComputePairStats) hashes
+// them, where sorting a million module paths cost more than the match.
+void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* hist,
+                       bool sort_ops = true);
 
 }  // namespace graphdiff
 

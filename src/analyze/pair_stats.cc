@@ -1,0 +1,37 @@
+// Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
+#include "analyze/pair_stats.h"
+
+#include <algorithm>
+#include <future>
+
+#include "absl/container/flat_hash_map.h"
+#include "model/stats_parts.h"
+
+namespace graphdiff::analyze {
+
+PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel) {
+  PairStats out;
+  StatsHistograms hist[2];
+  // Unsorted: the two lists are matched by hashing, and only the changes,
+  // usually few, are sorted.
+  auto count_left = [&] { ComputeStatsParts(left, &out.left, &hist[0], /*sort_ops=*/false); };
+  if (parallel) {
+    std::future<void> other = std::async(std::launch::async, count_left);
+    ComputeStatsParts(right, &out.right, &hist[1], /*sort_ops=*/false);
+    other.get();
+  } else {
+    count_left();
+    ComputeStatsParts(right, &out.right, &hist[1], /*sort_ops=*/false);
+  }
+  absl::flat_hash_map<std::string_view, int64_t> delta;
+  delta.reserve(std::max(hist[0].ops.size(), hist[1].ops.size()));
+  for (const auto& [op, n] : hist[0].ops) delta[op] -= static_cast<int64_t>(n);
+  for (const auto& [op, n] : hist[1].ops) delta[op] += static_cast<int64_t>(n);
+  for (const auto& [op, n] : delta) {
+    if (n != 0) out.op_delta.emplace_back(op, n);
+  }
+  std::sort(out.op_delta.begin(), out.op_delta.end());
+  return out;
+}
+
+}  // namespace graphdiff::analyze
