@@ -350,6 +350,43 @@ TEST(FindingsSweep, EveryTitleStatesItsEvidence) {
   EXPECT_GE(checked, 100);
 }
 
+// Families stop filling in evidence past the cap (only the node key that
+// links findings is kept, then dropped): what a capped diff keeps is the
+// start of the whole evidence, and its links and titles are the whole's.
+TEST(FindingsSweep, CappedEvidenceIsTheStartOfTheWhole) {
+  auto fields = [](const Evidence& e) {
+    return std::make_tuple(e.side, e.source, e.line, e.node, e.op, e.note);
+  };
+  size_t capped_findings = 0;
+  for (const Case& c : Cases()) {
+    SCOPED_TRACE(c.name);
+    Dump l = LoadCase("left", c.left), r = LoadCase("right", c.right);
+    for (bool swap : {false, true}) {
+      DiffOptions whole_opts, small;
+      whole_opts.max_evidence = 0;
+      small.max_evidence = 2;
+      absl::StatusOr<DiffResult> whole = swap ? DiffDumps(r, l, whole_opts) : DiffDumps(l, r, whole_opts);
+      absl::StatusOr<DiffResult> capped = swap ? DiffDumps(r, l, small) : DiffDumps(l, r, small);
+      ASSERT_TRUE(whole.ok() && capped.ok());
+      ASSERT_EQ(whole->findings.size(), capped->findings.size());
+      for (size_t i = 0; i < whole->findings.size(); ++i) {
+        const Finding& w = whole->findings[i];
+        const Finding& k = capped->findings[i];
+        SCOPED_TRACE(w.id);
+        EXPECT_EQ(k.title, w.title);
+        EXPECT_EQ(k.related, w.related);
+        EXPECT_EQ(w.evidence_omitted, 0);
+        const size_t kept = std::min<size_t>(w.evidence.size(), 2);
+        ASSERT_EQ(k.evidence.size(), kept);
+        EXPECT_EQ(k.evidence_omitted, static_cast<int64_t>(w.evidence.size() - kept));
+        for (size_t e = 0; e < kept; ++e) EXPECT_EQ(fields(k.evidence[e]), fields(w.evidence[e]));
+        capped_findings += w.evidence.size() > 2;
+      }
+    }
+  }
+  EXPECT_GE(capped_findings, 20u);
+}
+
 TEST(FindingsSweep, ResNetStoryToldBothWays) {
   Case c = Cases()[0];
   Dump l = LoadCase("left", c.left), r = LoadCase("right", c.right);

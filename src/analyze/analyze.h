@@ -116,6 +116,13 @@ std::string ValueName(const Graph& g, ValueRef v);
 // `side` is none for single-dump findings.
 Evidence NodeEvidence(const Graph& g, uint32_t node, std::optional<Side> side,
                       std::string note);
+// Evidence past the cap (DiffOptions::max_evidence; 0 is none): LinkFindings
+// reads its node key (side, source, line, name) and drops it unseen, so it
+// carries no op and no note. A family that lists a whole node set (every
+// copy of a duplicate, every added node) built and formatted hundreds of
+// thousands of items to keep a thousand.
+bool PastEvidenceCap(const Finding& f, size_t max_evidence);
+Evidence LinkOnlyEvidence(const Graph& g, uint32_t node, std::optional<Side> side);
 // " on the left" / " on the right"; "" for single-dump findings.
 std::string OnTheSide(std::optional<Side> side);
 // The op after the last "::" ("aten::expand" -> "expand").

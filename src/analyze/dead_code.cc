@@ -36,7 +36,7 @@ std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candida
 }
 
 void Report(const Graph& g, const std::vector<uint32_t>& dead, std::optional<Side> side,
-            std::string label, bool mirrored, std::vector<Finding>* out) {
+            std::string label, bool mirrored, size_t max_evidence, std::vector<Finding>* out) {
   if (dead.empty()) return;
   Finding f;
   f.id = mirrored ? "dead-code-removed" : "dead-code";
@@ -44,9 +44,12 @@ void Report(const Graph& g, const std::vector<uint32_t>& dead, std::optional<Sid
   f.graph = std::move(label);
   f.count = static_cast<int64_t>(dead.size());
   std::map<std::string, int64_t> by_op;
+  f.evidence.reserve(dead.size());
   for (uint32_t i : dead) {
     ++by_op[std::string(g.str(g.nodes[i].op))];
-    f.evidence.push_back(NodeEvidence(g, i, side, "reaches no output"));
+    f.evidence.push_back(PastEvidenceCap(f, max_evidence)
+                             ? LinkOnlyEvidence(g, i, side)
+                             : NodeEvidence(g, i, side, "reaches no output"));
   }
   f.title = fmt::format("{} no output{}{} ({})", Plural(f.count, "node reaches", "nodes reach"),
                         OnTheSide(side),
@@ -80,11 +83,12 @@ void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
       candidate[p.right] = true;
     }
   }
-  Report(c.right, DeadNodes(c.right, &candidate), c.new_side(), c.label, c.mirrored, out);
+  Report(c.right, DeadNodes(c.right, &candidate), c.new_side(), c.label, c.mirrored,
+         c.options.max_evidence, out);
 }
 
 void LintDeadCode(const Graph& g, const std::string& label, std::vector<Finding>* out) {
-  Report(g, DeadNodes(g, nullptr), std::nullopt, label, false, out);
+  Report(g, DeadNodes(g, nullptr), std::nullopt, label, false, /*max_evidence=*/0, out);
 }
 
 }  // namespace graphdiff::analyze

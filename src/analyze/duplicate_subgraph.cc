@@ -182,16 +182,23 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops,
 }
 
 void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::optional<Side> side,
-            std::string label, bool mirrored, std::vector<Finding>* out) {
+            std::string label, bool mirrored, size_t max_evidence, std::vector<Finding>* out) {
   if (groups.empty()) return;
   Finding f;
   f.id = mirrored ? "duplicate-subgraph-removed" : "duplicate-subgraph";
   f.severity = mirrored ? Severity::kInfo : Severity::kWarning;
   f.graph = std::move(label);
+  size_t members = 0;
+  for (const DuplicateGroup& grp : groups) members += grp.members.size();
+  f.evidence.reserve(members);
   for (const DuplicateGroup& grp : groups) {
     f.count += static_cast<int64_t>(grp.members.size()) - 1;
     std::string first = NodeName(g, grp.members[0]);
     for (uint32_t m : grp.members) {
+      if (PastEvidenceCap(f, max_evidence)) {
+        f.evidence.push_back(LinkOnlyEvidence(g, m, side));
+        continue;
+      }
       f.evidence.push_back(NodeEvidence(
           g, m, side,
           m == grp.members[0]
@@ -229,12 +236,12 @@ void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
     if (i < right_only.size()) right_only[i] = true;
   }
   Report(c.right, FindGroups(c.right, c.options.duplicate_min_ops, &right_only), c.new_side(),
-         c.label, c.mirrored, out);
+         c.label, c.mirrored, c.options.max_evidence, out);
 }
 
 void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
                     std::vector<Finding>* out) {
-  Report(g, FindGroups(g, min_ops), std::nullopt, label, false, out);
+  Report(g, FindGroups(g, min_ops), std::nullopt, label, false, /*max_evidence=*/0, out);
 }
 
 }  // namespace graphdiff::analyze

@@ -36,6 +36,19 @@ Evidence NodeEvidence(const Graph& g, uint32_t node, std::optional<Side> side,
   return e;
 }
 
+bool PastEvidenceCap(const Finding& f, size_t max_evidence) {
+  return max_evidence != 0 && f.evidence.size() >= max_evidence;
+}
+
+Evidence LinkOnlyEvidence(const Graph& g, uint32_t node, std::optional<Side> side) {
+  Evidence e;
+  e.side = side;
+  e.source = g.source.file;
+  e.line = g.nodes[node].line;
+  e.node = NodeName(g, node);
+  return e;
+}
+
 std::string OnTheSide(std::optional<Side> side) {
   return side ? fmt::format(" on the {}", SideName(*side)) : std::string();
 }

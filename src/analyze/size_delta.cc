@@ -72,16 +72,15 @@ void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
       "{} -> {}, input bytes {} -> {}.",
       l.nodes, r.nodes, net, added, removed, changed.empty() ? "" : ": ", full, l.inputs,
       r.inputs, l.outputs, r.outputs, bytes(l), bytes(r));
-  for (uint32_t i : c.alignment.right_only) {
-    if (i < c.right.nodes.size() && c.right.nodes[i].kind != NodeKind::kGetAttr) {
-      f.evidence.push_back(NodeEvidence(c.right, i, Side::kRight, "added"));
-    }
-  }
-  for (uint32_t i : c.alignment.left_only) {
-    if (i < c.left.nodes.size() && c.left.nodes[i].kind != NodeKind::kGetAttr) {
-      f.evidence.push_back(NodeEvidence(c.left, i, Side::kLeft, "removed"));
-    }
-  }
+  f.evidence.reserve(c.alignment.right_only.size() + c.alignment.left_only.size());
+  auto add = [&](const Graph& g, uint32_t i, Side side, const char* note) {
+    if (i >= g.nodes.size() || g.nodes[i].kind == NodeKind::kGetAttr) return;
+    f.evidence.push_back(PastEvidenceCap(f, c.options.max_evidence)
+                             ? LinkOnlyEvidence(g, i, side)
+                             : NodeEvidence(g, i, side, note));
+  };
+  for (uint32_t i : c.alignment.right_only) add(c.right, i, Side::kRight, "added");
+  for (uint32_t i : c.alignment.left_only) add(c.left, i, Side::kLeft, "removed");
   out->push_back(std::move(f));
 }
 
