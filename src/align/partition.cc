@@ -59,6 +59,12 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
     : st_(st), n0_(st.side[0].size) {
   const uint32_t n = n0_ + st.side[1].size;
   elems_.reserve(n);
+  // Cells are never empty, so there are never more than elements: room for
+  // them all up front, as address space the pages of which are touched only
+  // when used, instead of doubling (each step a fresh copy of every cell,
+  // two million of them when individualising look-alikes one by one).
+  cells_.reserve(n);
+  parent_.reserve(n);
   elem_.assign(n, Element{0, 0, 0});
   fixed_.assign(n, 0);
   // Pairs made by earlier matchers are cells of their own that never split,
@@ -98,7 +104,9 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
   // leaves the queue only the cells it split. On replicated graphs the
   // starting keys (the full-level fingerprints) are already stable, and
   // this pass is all refinement costs.
-  std::vector<uint64_t> round(n);
+  // The refined keys go in each element's SplitBy scratch (zero again
+  // before any split): a vector of its own was 8 bytes an element of fresh
+  // memory.
   ForBothSides(st.parallel, [&](int s) {
     const uint32_t begin = s == 0 ? 0 : n0_, end = s == 0 ? n0_ : n;
     for (uint32_t x = begin; x < end; ++x) {
@@ -107,7 +115,7 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
       ForEachEdge(x, /*include_fixed=*/true, [&](uint32_t t, uint64_t code) {
         sum += Combine(fixed_[t] ? Combine(kFixedColour, elem_[t].cell) : key[t], code);
       });
-      round[x] = Combine(key[x], sum);
+      elem_[x].sig = Combine(key[x], sum);
     }
   });
   // Cells by refined key, numbered in order of first appearance, members
@@ -119,9 +127,10 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
     for (uint32_t x = 0; x < n; ++x) {
       if (fixed_[x]) continue;
       const auto [it, added] =
-          cell_of.try_emplace(round[x], static_cast<uint32_t>(cells_.size()));
+          cell_of.try_emplace(elem_[x].sig, static_cast<uint32_t>(cells_.size()));
       if (added) cells_.push_back(Cell{0, 0, 0, 0, 0, 0});
-      round[x] = it->second;  // the key is not needed again
+      elem_[x].sig = 0;
+      elem_[x].cell = it->second;
       ++cells_[it->second].end;
     }
   }
@@ -134,8 +143,7 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
   elems_.resize(n);
   for (uint32_t x = 0; x < n; ++x) {
     if (fixed_[x]) continue;
-    Cell& cell = cells_[round[x]];
-    elem_[x].cell = static_cast<uint32_t>(round[x]);
+    Cell& cell = cells_[elem_[x].cell];
     elem_[x].pos = cell.end;
     elems_[cell.end++] = x;
     cell.left += x < n0_;

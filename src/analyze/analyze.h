@@ -38,6 +38,10 @@ struct PairContext {
   // them: on big graphs they cost a pass over every node, and the summary
   // needs them too.
   const PairStats* stats = nullptr;
+  // ReachesOutput of `left` and `right`, when the caller has them: dead code
+  // asks for both sides' in each direction, a pass over each graph a time.
+  const std::vector<bool>* left_live = nullptr;
+  const std::vector<bool>* right_live = nullptr;
 
   // The user's name for the side `right` (and `left`) stands for.
   Side new_side() const { return mirrored ? Side::kLeft : Side::kRight; }

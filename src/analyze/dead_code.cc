@@ -15,10 +15,13 @@
 namespace graphdiff::analyze {
 namespace {
 
-std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candidates) {
+// `live`: ReachesOutput(g), or null to work it out.
+std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candidates,
+                                const std::vector<bool>* live_known) {
   std::vector<uint32_t> dead;
   if (g.outputs.empty()) return dead;  // nothing to reach: no verdict
-  std::vector<bool> live = ReachesOutput(g);
+  std::vector<bool> own;
+  const std::vector<bool>& live = live_known != nullptr ? *live_known : (own = ReachesOutput(g));
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (live[i] || (candidates && !(*candidates)[i])) continue;
     const Node& n = g.nodes[i];
@@ -73,7 +76,9 @@ void Report(const Graph& g, const std::vector<uint32_t>& dead, std::optional<Sid
 
 void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
   // New dead code: dead on the right and either new, or live on the left.
-  std::vector<bool> left_live = ReachesOutput(c.left);
+  std::vector<bool> own;
+  const std::vector<bool>& left_live =
+      c.left_live != nullptr ? *c.left_live : (own = ReachesOutput(c.left));
   std::vector<bool> candidate(c.right.nodes.size(), false);
   for (uint32_t i : c.alignment.right_only) {
     if (i < candidate.size()) candidate[i] = true;
@@ -83,12 +88,12 @@ void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
       candidate[p.right] = true;
     }
   }
-  Report(c.right, DeadNodes(c.right, &candidate), c.new_side(), c.label, c.mirrored,
+  Report(c.right, DeadNodes(c.right, &candidate, c.right_live), c.new_side(), c.label, c.mirrored,
          c.options.max_evidence, out);
 }
 
 void LintDeadCode(const Graph& g, const std::string& label, std::vector<Finding>* out) {
-  Report(g, DeadNodes(g, nullptr), std::nullopt, label, false, /*max_evidence=*/0, out);
+  Report(g, DeadNodes(g, nullptr, nullptr), std::nullopt, label, false, /*max_evidence=*/0, out);
 }
 
 }  // namespace graphdiff::analyze

@@ -92,16 +92,22 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops,
     if (node.kind == NodeKind::kInput || (is_op && never(node.op))) {
       h = Mix(h, 0x1000000000ull + i);  // distinct by identity
     }
-    for (const Attr& a : node.attrs) h = Mix(Mix(h, a.key.id), a.value.id);
+    // One mix per attribute, dimension and operand, each pair of ids packed
+    // into one word (a fingerprint is 64 random bits, so adding a small
+    // output number to it collides no likelier than any two fingerprints):
+    // this loop visits every node of the graph, for each direction.
+    for (const Attr& a : node.attrs) h = Mix(h, (uint64_t{a.key.id} << 32) | a.value.id);
     for (uint32_t r = 0; r < node.num_results(); ++r) {
       const TensorType& t = g.result(node, r);
       h = Mix(h, static_cast<uint64_t>(t.dtype));
-      for (const Dim& d : t.dims) h = Mix(Mix(h, static_cast<uint64_t>(d.value())), d.symbol().id);
+      for (const Dim& d : t.dims) {
+        h = Mix(h, (static_cast<uint64_t>(d.value()) * 0x9e3779b97f4a7c15ull) ^ d.symbol().id);
+      }
     }
     uint64_t count = is_op ? 1 : 0;
     for (ValueRef v : node.operands) {
       if (v.node >= n) continue;
-      h = Mix(Mix(h, fp[v.node]), v.output);
+      h = Mix(h, fp[v.node] + v.output);
       count = std::min<uint64_t>(count + ops[v.node], 1u << 30);
     }
     fp[i] = h;

@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "analyze/analyze.h"
 #include "fmt/format.h"
+#include "util/str_id_map.h"
 
 namespace graphdiff::analyze {
 
@@ -110,10 +111,15 @@ std::vector<bool> ReachesOutput(const Graph& g) {
     }
     return false;
   };
+  // Asked once per op, not per node: the memo behind HasSideEffects hashes
+  // the op's text, and a graph has many nodes per op.
+  StrIdMap<int8_t> effects(g, -1);
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
-    if (HasSideEffects(g.str(n.op)) || is_root(n)) live[i] = true;
+    int8_t& e = effects[n.op];
+    if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
+    if (e == 1 || is_root(n)) live[i] = true;
   }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {
