@@ -228,27 +228,17 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
       known != nullptr ? absl::StatusOr<Alignment>(*known) : Align(l, r, options.align);
   if (!a.ok()) return a.status();
   Alignment swapped = analyze::SwapAlignment(*a);
-  // Both the summary and the size finding need each side's statistics.
-  // A pair of big graphs diffed alone spreads its passes over two threads.
+  // The summary, the size finding and dead code (in both directions) read
+  // each side's statistics. A pair of big graphs diffed alone spreads its
+  // passes over two threads.
   const bool beside =
       l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
-  // Dead code reads which nodes of each side reach an output, in both
-  // directions: worked out once a side.
   const analyze::PairStats stats = analyze::ComputePairStats(l, r, beside);
-  std::vector<bool> live[2];
-  std::future<void> right_live;
-  if (beside) right_live = std::async(std::launch::async, [&] { live[1] = analyze::ReachesOutput(r); });
-  live[0] = analyze::ReachesOutput(l);
-  if (right_live.valid()) {
-    right_live.get();
-  } else {
-    live[1] = analyze::ReachesOutput(r);
-  }
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
   c.stats = &stats;
-  c.left_live = mirror.right_live = &live[0];
-  c.right_live = mirror.left_live = &live[1];
+  c.left_live = mirror.right_live = &stats.left_live;
+  c.right_live = mirror.left_live = &stats.right_live;
   size_t first = findings->size();
   // The reportable rows touch every node of both graphs, the findings
   // mostly what changed: on a second core the rows cost no wall time. Only

@@ -5,6 +5,7 @@
 #include <future>
 
 #include "absl/container/flat_hash_map.h"
+#include "analyze/analyze.h"
 #include "model/stats_parts.h"
 
 namespace graphdiff::analyze {
@@ -14,14 +15,19 @@ PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel)
   StatsHistograms hist[2];
   // Unsorted: the two lists are matched by hashing, and only the changes,
   // usually few, are sorted.
-  auto count_left = [&] { ComputeStatsParts(left, &out.left, &hist[0], /*sort_ops=*/false); };
+  // Each side's counts and live set on one thread.
+  auto side = [&](int s) {
+    const Graph& g = s == 0 ? left : right;
+    ComputeStatsParts(g, s == 0 ? &out.left : &out.right, &hist[s], /*sort_ops=*/false);
+    (s == 0 ? out.left_live : out.right_live) = ReachesOutput(g);
+  };
   if (parallel) {
-    std::future<void> other = std::async(std::launch::async, count_left);
-    ComputeStatsParts(right, &out.right, &hist[1], /*sort_ops=*/false);
+    std::future<void> other = std::async(std::launch::async, side, 0);
+    side(1);
     other.get();
   } else {
-    count_left();
-    ComputeStatsParts(right, &out.right, &hist[1], /*sort_ops=*/false);
+    side(0);
+    side(1);
   }
   absl::flat_hash_map<std::string_view, int64_t> delta;
   delta.reserve(std::max(hist[0].ops.size(), hist[1].ops.size()));

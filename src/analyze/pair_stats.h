@@ -15,7 +15,7 @@
 
 namespace graphdiff::analyze {
 
-// Each side's counts, and how its op histogram changed. Neither side's
+// Each side's counts and live set, and how the op histogram changed. Neither side's
 // histograms are kept: a symbolic_trace graph has an op per module call, and
 // building two ordered maps of a million names each, to merge them into a
 // handful of changes, was a fifth of diffing such a pair.
@@ -26,6 +26,10 @@ struct PairStats {
   // by op name (bytewise). An empty op counts as "?". The names view the
   // graphs' strings (or static text): good while both graphs live.
   std::vector<std::pair<std::string_view, int64_t>> op_delta;
+  // ReachesOutput of each side: dead code reads both sides' in each
+  // direction, a pass over each graph a time.
+  std::vector<bool> left_live;
+  std::vector<bool> right_live;
 };
 
 // `parallel`: count the two sides on two threads (worth it for big graphs
