@@ -183,7 +183,8 @@ TEST(AnalyzeSizeDelta, OpDeltaHasEveryChangedCountAndNoOther) {
 // The pair's op delta, worked out by hashing unsorted histograms, is the
 // difference of the two sides' ComputeStats maps: every op whose count
 // changed, in name order, and none other; an empty op and a literal "?"
-// count as one. The scalar counts are ComputeStats' too.
+// count as one. The scalar counts are ComputeStats' too, and the live sets
+// ReachesOutput's.
 TEST(AnalyzePairStats, OpDeltaIsTheDifferenceOfTheHistograms) {
   std::mt19937_64 rng(7);
   auto random_graph = [&](int ops, int nodes) {
@@ -216,6 +217,8 @@ TEST(AnalyzePairStats, OpDeltaIsTheDifferenceOfTheHistograms) {
       EXPECT_EQ(got.right.outputs, rs.outputs);
       EXPECT_EQ(got.left.parameter_bytes, ls.parameter_bytes);
       EXPECT_EQ(got.right.inputs_unknown_size, rs.inputs_unknown_size);
+      EXPECT_EQ(got.left_live, analyze::ReachesOutput(l));
+      EXPECT_EQ(got.right_live, analyze::ReachesOutput(r));
     }
   }
 }

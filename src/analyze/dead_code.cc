@@ -15,7 +15,7 @@
 namespace graphdiff::analyze {
 namespace {
 
-// `live`: ReachesOutput(g), or null to work it out.
+// `live_known`: ReachesOutput(g), or null to work it out.
 std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candidates,
                                 const std::vector<bool>* live_known) {
   std::vector<uint32_t> dead;

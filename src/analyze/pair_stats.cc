@@ -13,9 +13,9 @@ namespace graphdiff::analyze {
 PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel) {
   PairStats out;
   StatsHistograms hist[2];
-  // Unsorted: the two lists are matched by hashing, and only the changes,
+  // Each side's counts and live set on one thread. The op counts are left
+  // unsorted: the two lists are matched by hashing, and only the changes,
   // usually few, are sorted.
-  // Each side's counts and live set on one thread.
   auto side = [&](int s) {
     const Graph& g = s == 0 ? left : right;
     ComputeStatsParts(g, s == 0 ? &out.left : &out.right, &hist[s], /*sort_ops=*/false);

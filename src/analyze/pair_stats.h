@@ -1,7 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 //
-// PairStats: what a pair's summary and its size-delta finding both read
-// about the two graphs, computed once.
+// PairStats: what a pair's summary, its size-delta finding and dead code
+// (in both directions) read about the two graphs, computed once.
 #ifndef GRAPHDIFF_SRC_ANALYZE_PAIR_STATS_H_
 #define GRAPHDIFF_SRC_ANALYZE_PAIR_STATS_H_
 
@@ -15,10 +15,10 @@
 
 namespace graphdiff::analyze {
 
-// Each side's counts and live set, and how the op histogram changed. Neither side's
-// histograms are kept: a symbolic_trace graph has an op per module call, and
-// building two ordered maps of a million names each, to merge them into a
-// handful of changes, was a fifth of diffing such a pair.
+// Each side's counts and live set, and how the op histogram changed.
+// Neither side's histograms are kept: a symbolic_trace graph has an op per
+// module call, and building two ordered maps of a million names each, to
+// merge them into a handful of changes, was a fifth of diffing such a pair.
 struct PairStats {
   GraphStats left;  // ComputeStats without source, ops and dtypes
   GraphStats right;
@@ -32,8 +32,8 @@ struct PairStats {
   std::vector<bool> right_live;
 };
 
-// `parallel`: count the two sides on two threads (worth it for big graphs
-// only).
+// `parallel`: work the two sides out on two threads (worth it for big
+// graphs only).
 PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel);
 
 }  // namespace graphdiff::analyze
