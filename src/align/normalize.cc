@@ -66,6 +66,11 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, SideView& s) {
   s.height.assign(n, 0);
   s.op_begin.assign(n + 1, 0);
   s.ops.clear();
+  // One entry per operand: room for all of them at once, not a doubling
+  // that copied two million operands into fresh pages on the way.
+  size_t operands = 0;
+  for (const Node& node : g.nodes) operands += node.operands.size();
+  s.ops.reserve(operands);
   StrHashes hashes(g);
   struct OpInfo {
     uint64_t cls = 0;
