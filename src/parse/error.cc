@@ -98,6 +98,11 @@ void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
       Diagnostic{std::string(source), line, column, std::string(message), 1});
 }
 
+bool NoWarningSince(const std::vector<Diagnostic>* warnings, size_t max_warnings,
+                    size_t mark) {
+  return warnings == nullptr || (warnings->size() == mark && mark < max_warnings);
+}
+
 bool MergeWarning(std::vector<Diagnostic>* warnings, size_t max_warnings, Diagnostic d) {
   if (warnings == nullptr || max_warnings == 0) return true;
   bool tally = d.line == 0 && d.message == kMore;

@@ -50,6 +50,12 @@ absl::Status ParseError(std::string_view source, std::string_view text,
 void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
                 std::string_view source, uint32_t line, uint32_t column,
                 std::string_view message);
+// Whether no warning was added to `warnings` (null: none are kept) since
+// it held `mark` of them, as far as the list can tell: at the limit a
+// warning is only tallied, or dropped when none are allowed, so the answer
+// is then no.
+bool NoWarningSince(const std::vector<Diagnostic>* warnings, size_t max_warnings,
+                    size_t mark);
 // Appends a warning another list kept under the same limit, as AddWarning
 // would have, its tally of further warnings included. False when that cannot
 // be told: a tally arriving while this list still has room to show the

@@ -136,13 +136,6 @@ class Outliner {
     std::vector<HloComputationText>().swap(m.computations);
   }
 
-  // Whether no warning was added since `mark` (warnings_->size() then): a
-  // warning past the cap only counts, so the list must have room.
-  bool NoWarningSince(size_t mark) const {
-    return warnings_ == nullptr ||
-           (warnings_->size() == mark && mark < options_.max_warnings);
-  }
-
   // Called at the `HloModule` line starting at `start`: the module before
   // it, outlined and built, is a candidate for repeats when it outlined
   // without a warning and was not a repeat itself.
@@ -151,7 +144,8 @@ class Outliner {
     const size_t index = modules_->size() - 1;
     const HloModuleText& m = modules_->back();
     if (module_index_ != index || m.repeat_of != HloModuleText::kNotRepeat ||
-        !NoWarningSince(module_warnings_) || !(*repeatable_)(index)) {
+        !NoWarningSince(warnings_, options_.max_warnings, module_warnings_) ||
+        !(*repeatable_)(index)) {
       return;
     }
     if (seen_.size() == kKept) seen_.erase(seen_.begin());

@@ -765,8 +765,7 @@ absl::StatusOr<std::vector<Graph>> ParseHloRange(std::string_view text, size_t b
         }
         g->source.record_index = static_cast<uint32_t>(graphs.size());
         graphs.push_back(*std::move(g));
-        clean.push_back(build_warnings == nullptr ||
-                        (build_warnings->size() == mark && mark < options.max_warnings));
+        clean.push_back(NoWarningSince(build_warnings, options.max_warnings, mark));
       },
       &repeatable);
   if (!st.ok()) {
