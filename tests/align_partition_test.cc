@@ -14,8 +14,10 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "align/matchers.h"
 #include "align/state.h"
+#include "align/symmetry_guess.h"
 #include "gtest/gtest.h"
 #include "testing/graph_mutate.h"
 #include "testing/random_blocks.h"
@@ -71,17 +73,48 @@ Colours Obvious(const align::State& st, Colours colour) {
   }
 }
 
-// Whether the partition's cells are exactly the classes of `colour`.
-void ExpectSameClasses(const align::JointPartition& p, const Colours& colour) {
-  const uint32_t n = static_cast<uint32_t>(colour.size());
+// Whether the partition's cells, on the elements `keep` selects, are
+// exactly the classes of `colour` there.
+template <typename Keep>
+void ExpectSameClassesOf(const align::JointPartition& p, const Colours& colour, Keep keep) {
   std::map<uint32_t, uint64_t> colour_of_cell;
   std::map<uint64_t, uint32_t> cell_of_colour;
-  for (uint32_t x = 0; x < n; ++x) {
+  for (uint32_t x = 0; x < colour.size(); ++x) {
+    if (!keep(x)) continue;
     const auto [a, added_a] = colour_of_cell.try_emplace(p.cell(x), colour[x]);
     EXPECT_EQ(a->second, colour[x]) << "cell " << p.cell(x) << " holds two classes";
     const auto [b, added_b] = cell_of_colour.try_emplace(colour[x], p.cell(x));
     EXPECT_EQ(b->second, p.cell(x)) << "a class is split over two cells, at element " << x;
   }
+}
+
+// The same on every element.
+void ExpectSameClasses(const align::JointPartition& p, const Colours& colour) {
+  ExpectSameClassesOf(p, colour, [](uint32_t) { return true; });
+}
+
+// Both graphs as the matchers see them.
+struct Sides {
+  Sides(const Graph& left, const Graph& right) {
+    options.equivalence = &eq;
+    status = align::Normalizer().Run(left, right, options, st);
+  }
+  OpEquivalence eq = OpEquivalence::BuiltIn();
+  AlignOptions options;
+  align::State st;
+  absl::Status status;
+};
+
+// Every element's op class, as starting keys.
+Colours ClassKeys(const align::State& st) {
+  const uint32_t n0 = st.side[0].size;
+  Colours key(n0 + st.side[1].size);
+  for (int s = 0; s < 2; ++s) {
+    for (uint32_t v = 0; v < st.side[s].size; ++v) {
+      key[(s == 0 ? 0 : n0) + v] = st.side[s].cls[v];
+    }
+  }
+  return key;
 }
 
 class PartitionTest : public ::testing::TestWithParam<int> {};
@@ -94,11 +127,9 @@ TEST_P(PartitionTest, CellsAreTheCoarsestStableColouring) {
   const Graph right = seed % 3 == 0
                           ? renumbered.graph
                           : testing::InsertDeadNodes(renumbered.graph, 2, seed).graph;
-  AlignOptions options;
-  OpEquivalence eq = OpEquivalence::BuiltIn();
-  options.equivalence = &eq;
-  align::State st;
-  ASSERT_TRUE(align::Normalizer().Run(left, right, options, st).ok());
+  Sides sides(left, right);
+  ASSERT_TRUE(sides.status.ok()) << sides.status;
+  align::State& st = sides.st;
   const uint32_t n0 = st.side[0].size, n1 = st.side[1].size;
   // Some pairs made beforehand: fixed cells, which other cells still see.
   for (uint32_t l = 0; l < n0; ++l) {
@@ -109,12 +140,7 @@ TEST_P(PartitionTest, CellsAreTheCoarsestStableColouring) {
   }
   if (n1 > 0 && st.free(1, n1 - 1)) st.covered[1][n1 - 1] = 1;
   // Starting keys from the op class only: refinement has work to do.
-  Colours key(n0 + n1);
-  for (int s = 0; s < 2; ++s) {
-    for (uint32_t v = 0; v < st.side[s].size; ++v) {
-      key[(s == 0 ? 0 : n0) + v] = st.side[s].cls[v];
-    }
-  }
+  const Colours key = ClassKeys(st);
   align::JointPartition p(st, key);
   p.Refine();
   ExpectSameClasses(p, Obvious(st, key));
@@ -138,6 +164,76 @@ TEST_P(PartitionTest, CellsAreTheCoarsestStableColouring) {
     } else {
       ExpectSameClasses(p, Obvious(st, before));
     }
+  }
+}
+
+// Runs the guess on two graphs and checks it (see GuessLeavesAStablePartition).
+void CheckGuess(const Graph& left, const Graph& right, bool same_order) {
+  Sides sides(left, right);
+  ASSERT_TRUE(sides.status.ok()) << sides.status;
+  align::State& st = sides.st;
+  const uint32_t n0 = st.side[0].size;
+  const Colours key = ClassKeys(st);
+  align::JointPartition p(st, key);
+  p.Refine();
+  uint32_t look_alikes = 0;  // left nodes in a cell with others like them
+  for (uint32_t l = 0; l < n0; ++l) look_alikes += p.size(p.cell(l)) > 2;
+  std::vector<uint64_t> scratch;
+  const size_t made = align::GuessLookAlikes(st, p, scratch);
+
+  // Pairs made, and those refinement left as cells of one left and one
+  // right node (the symmetry matcher makes them last).
+  auto mate = [&](uint32_t l) {
+    if (st.map[0][l] != align::kNone) return st.map[0][l];
+    const uint32_t c = p.cell(l);
+    if (p.size(c) != 2 || p.left_count(c) != 1) return align::kNone;
+    return (*p.begin(c) == l ? *(p.begin(c) + 1) : *p.begin(c)) - n0;
+  };
+  size_t paired = 0;
+  for (uint32_t l = 0; l < n0; ++l) {
+    const uint32_t r = st.map[0][l];
+    if (r == align::kNone) continue;
+    ++paired;
+    EXPECT_EQ(st.map[1][r], l);
+    const auto lo = st.side[0].operands(l), ro = st.side[1].operands(r);
+    ASSERT_EQ(lo.size(), ro.size());
+    for (size_t i = 0; i < lo.size(); ++i) {
+      EXPECT_EQ(mate(lo[i].node), ro[i].node) << "operand " << i << " of " << l;
+      EXPECT_EQ(lo[i].output, ro[i].output);
+    }
+    for (const align::Use& u : st.side[0].users(l)) {
+      if (st.side[0].alias[u.user]) continue;
+      const uint32_t w = mate(u.user);
+      ASSERT_NE(w, align::kNone) << "a user of " << l << " left unpaired";
+      ASSERT_LT(u.pos, st.side[1].operands(w).size());
+      EXPECT_EQ(st.side[1].operands(w)[u.pos].node, r);
+    }
+  }
+  EXPECT_EQ(paired, made);
+  if (same_order) {
+    EXPECT_EQ(made, look_alikes);
+  }
+  ExpectSameClassesOf(p, Obvious(st, key), [&](uint32_t x) {
+    const int s = x < n0 ? 0 : 1;
+    const uint32_t v = x - (s == 0 ? 0 : n0);
+    return st.free(s, v) && !st.side[s].alias[v];
+  });
+}
+
+// The guess pairs look-alikes without refining. What it pairs must be an
+// exact correspondence (every operand and user of a pair's nodes paired
+// with the other's, at the same place), and what it leaves must still be
+// the coarsest stable colouring with its pairs as fixed colours. Against a
+// renumbered copy in the same order it pairs every look-alike; against
+// reordered ones, node order guesses wrong and the check must catch it.
+TEST_P(PartitionTest, GuessLeavesAStablePartition) {
+  const uint64_t seed = static_cast<uint64_t>(GetParam());
+  const Graph left = testing::RandomBlocks(seed, 3 + static_cast<int>(seed % 5));
+  const Graph renumbered = testing::Renumber(left, seed).graph;
+  CheckGuess(left, renumbered, /*same_order=*/true);
+  for (uint64_t k = 0; k < 6; ++k) {
+    SCOPED_TRACE(k);
+    CheckGuess(left, testing::Reorder(renumbered, seed * 6 + k).graph, /*same_order=*/false);
   }
 }
 

@@ -63,10 +63,11 @@ class PropagationMatcher {
 };
 
 // Look-alikes told apart by colour refinement of both graphs together, then
-// by individualising one pair among equal candidates at a time (output
-// order, meaningful input order, stable names, node order last) and
-// refining again. Pairs from refinement alone are "refine"; the chosen ones
-// are "symmetry".
+// chosen among by output order, meaningful input order, stable names, node
+// order last: all at once where a check shows the choices consistent
+// (symmetry_guess.h), else one pair at a time, refining again after each.
+// Pairs from refinement alone, or determined by a choice, are "refine";
+// the chosen ones are "symmetry".
 class SymmetryMatcher {
  public:
   void Run(State& state);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "align/state.h"
@@ -41,6 +42,37 @@ class JointPartition {
   // choice splits a cell with as many left as right nodes into pieces that
   // are not: then l and r are not interchangeable counterparts.
   bool Individualise(uint32_t l, uint32_t r);
+
+  // Moves the members of cell c for which aside(element) holds into a
+  // fixed cell of their own, without refining. Only for members the caller
+  // has paired by an exact correspondence closed under neighbours (see
+  // GuessLookAlikes): then no member of any other cell counts a neighbour
+  // among them, and the partition stays stable. Never undone.
+  template <typename Pred>
+  void SetAside(uint32_t c, Pred aside) {
+    const uint32_t end = cells_[c].end;
+    uint32_t lo = cells_[c].start, hi = end;  // [hi, end): set aside
+    // Only members on the wrong side of the split move: when a whole cell
+    // goes, as it nearly always does, nothing does.
+    for (;;) {
+      while (lo < hi && !aside(elems_[lo])) ++lo;
+      while (lo < hi && aside(elems_[hi - 1])) --hi;
+      if (lo >= hi) break;
+      --hi;
+      std::swap(elems_[lo], elems_[hi]);
+      elem_[elems_[lo]].pos = lo;
+      elem_[elems_[hi]].pos = hi;
+      ++lo;
+    }
+    const uint32_t moved = end - hi;
+    if (moved == 0) return;
+    if (moved < size(c)) {
+      NewCell(c, moved);  // Individualise undoes only cells of its own call
+      c = num_cells() - 1;
+    }
+    cells_[c].fixed = 1;
+    for (uint32_t k = cells_[c].start; k < cells_[c].end; ++k) fixed_[elems_[k]] = 1;
+  }
 
   uint32_t cell(uint32_t element) const { return elem_[element].cell; }
   uint32_t num_cells() const { return static_cast<uint32_t>(cells_.size()); }

@@ -10,7 +10,9 @@
 // outputs, the order of graph inputs where a format makes it meaningful
 // (FX placeholders, HLO parameter numbers), names and frames a format keeps
 // stable, and node order in the file only among nodes nothing else tells
-// apart. A choice that splits a balanced cell unevenly is undone.
+// apart. A choice that splits a balanced cell unevenly is undone. Most of
+// the choices are made at once beforehand, by a guess checked against the
+// graphs (symmetry_guess.h); this is the path for what the check turns down.
 #include <algorithm>
 #include <string_view>
 #include <utility>
@@ -20,7 +22,7 @@
 #include "align/hash.h"
 #include "align/matchers.h"
 #include "align/partition.h"
-#include "align/sequence.h"
+#include "align/symmetry_guess.h"
 
 namespace graphdiff::align {
 namespace {
@@ -37,26 +39,7 @@ class Symmetry {
   // Individualises the corresponding entries of both sides' output lists
   // (and input lists, where their order means something).
   void ByPositions(bool outputs) {
-    std::vector<uint32_t> nodes[2];
-    std::vector<uint64_t> seq[2];
-    for (int s = 0; s < 2; ++s) {
-      const Graph& g = *st_.side[s].graph;
-      const uint32_t off = s == 0 ? 0 : n0_;
-      if (outputs) {
-        for (const ValueRef& r : g.outputs) {
-          nodes[s].push_back(off + r.node);
-          seq[s].push_back(Combine(p_.cell(off + r.node), r.output));
-        }
-      } else {
-        for (uint32_t v : g.inputs) {
-          if (v >= st_.side[s].size) continue;
-          nodes[s].push_back(off + v);
-          seq[s].push_back(p_.cell(off + v));
-        }
-      }
-    }
-    for (const auto& [i, j] : AlignSequences(seq[0], seq[1])) {
-      const uint32_t l = nodes[0][i], r = nodes[1][j];
+    for (const auto& [l, r] : AlignedPositions(st_, p_, outputs)) {
       const uint32_t c = p_.cell(l);
       if (p_.cell(r) != c || p_.size(c) == 2 || p_.fixed(c)) continue;
       Try(l, r);
@@ -239,6 +222,8 @@ void SymmetryMatcher::Run(State& st) {
   });
   JointPartition p(st, key);
   p.Refine();
+  // The starting keys are done with once the partition has them.
+  GuessLookAlikes(st, p, key);
   Symmetry sym(st, p);
   sym.ByPositions(/*outputs=*/true);
   if (OrderedInputs(*st.side[0].graph) && OrderedInputs(*st.side[1].graph)) {
