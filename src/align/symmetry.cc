@@ -8,8 +8,8 @@
 // and refined again, so each choice propagates before the next one. The
 // evidence for a choice, strongest first: the relative order of graph
 // outputs, the order of graph inputs where a format makes it meaningful
-// (FX placeholders, HLO parameter numbers), names and frames a format keeps
-// stable, and node order in the file only among nodes nothing else tells
+// (FX placeholders, HLO parameter numbers), frames and names a format keeps
+// stable (where held once on each side), and node order in the file only among nodes nothing else tells
 // apart. A choice that splits a balanced cell unevenly is undone. Most of
 // the choices are made at once beforehand, by a guess checked against the
 // graphs (symmetry_guess.h); this is the path for what the check turns down.
@@ -132,15 +132,47 @@ class Symmetry {
     return true;
   }
 
-  // What a format keeps stable across runs and a tie can be broken by: FX
-  // value names and the model frame.
-  std::string_view Hint(uint32_t element) const {
+  // What a format keeps stable across runs and a tie can be broken by: the
+  // model frame (kind 0) and the FX value name (kind 1). Empty when absent.
+  std::string_view Hint(uint32_t element, int kind) const {
     const int s = element < n0_ ? 0 : 1;
     const Graph& g = *st_.side[s].graph;
     const Node& node = g.nodes[element - (s == 0 ? 0 : n0_)];
-    if (!node.frame.empty()) return g.str(node.frame);
-    if (g.kind == GraphKind::kFx) return g.str(node.name);
-    return {};
+    if (kind == 0) return g.str(node.frame);
+    return g.kind == GraphKind::kFx ? g.str(node.name) : std::string_view();
+  }
+
+  // Tries the pairs of cell c's members (`left`, `right`, in node order)
+  // that share a hint of `kind` held once on each side, in left order. A
+  // hint held more than once says nothing: a frame usually made a whole
+  // cell (a loop over layers runs one line for every copy), and pairing
+  // its first holders was node order by another name, which ignored the
+  // names and shifted every copy after a changed one.
+  bool ByHint(uint32_t c, bool uneven, int kind, const std::vector<uint32_t>& left,
+              const std::vector<uint32_t>& right) {
+    constexpr uint32_t kTwice = kNone - 1;
+    absl::flat_hash_map<std::string_view, std::pair<uint32_t, uint32_t>> holders;
+    for (int s = 0; s < 2; ++s) {
+      for (uint32_t x : s == 0 ? left : right) {
+        const std::string_view h = Hint(x, kind);
+        if (h.empty()) continue;
+        uint32_t& slot = s == 0 ? holders[h].first : holders[h].second;
+        slot = slot == 0 ? x + 1 : kTwice;  // 0: none yet, x + 1: held once by x
+      }
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    for (const auto& [hint, at] : holders) {
+      if (at.first != 0 && at.first != kTwice && at.second != 0 && at.second != kTwice) {
+        pairs.emplace_back(at.first - 1, at.second - 1);
+      }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    bool progress = false;
+    for (const auto& [l, r] : pairs) {
+      if (p_.cell(l) != c || p_.cell(r) != c || !Pairable(c, uneven)) continue;
+      progress |= Try(l, r);
+    }
+    return progress;
   }
 
   // Individualises pairs of cell c, lowest node numbers first, until it is
@@ -153,26 +185,11 @@ class Symmetry {
     }
     std::sort(left.begin(), left.end());
     std::sort(right.begin(), right.end());
-    absl::flat_hash_map<std::string_view, uint32_t> by_hint;  // first right holder
-    for (uint32_t r : right) {
-      std::string_view h = Hint(r);
-      if (!h.empty()) by_hint.try_emplace(h, r);
-    }
-    bool progress = false;
     // Hints first, for every member: a node taken in order by an earlier
     // member would leave its own hint's holder unpaired, and in an uneven
     // cell each such slip shifts the pairs of every copy after it.
-    if (!by_hint.empty()) {
-      for (uint32_t l : left) {
-        if (p_.cell(l) != c || !Pairable(c, uneven)) continue;
-        std::string_view h = Hint(l);
-        if (h.empty()) continue;
-        auto it = by_hint.find(h);
-        if (it != by_hint.end() && p_.cell(it->second) == c && Try(l, it->second)) {
-          progress = true;
-        }
-      }
-    }
+    bool progress = ByHint(c, uneven, /*kind=*/0, left, right);
+    progress |= ByHint(c, uneven, /*kind=*/1, left, right);
     size_t next_right = 0;
     std::vector<uint32_t> candidates;
     for (uint32_t l : left) {
