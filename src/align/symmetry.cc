@@ -9,10 +9,11 @@
 // evidence for a choice, strongest first: the relative order of graph
 // outputs, the order of graph inputs where a format makes it meaningful
 // (FX placeholders, HLO parameter numbers), frames and names a format keeps
-// stable (where held once on each side), and node order in the file only among nodes nothing else tells
-// apart. A choice that splits a balanced cell unevenly is undone. Most of
-// the choices are made at once beforehand, by a guess checked against the
-// graphs (symmetry_guess.h); this is the path for what the check turns down.
+// stable (where held once on each side), and node order in the file only
+// among nodes nothing else tells apart. A choice that splits a balanced
+// cell unevenly is undone. Most of the choices are made at once
+// beforehand, by a guess checked against the graphs (symmetry_guess.h);
+// this is the path for what the check turns down.
 #include <algorithm>
 #include <string_view>
 #include <utility>

@@ -41,8 +41,9 @@ class Guess {
   }
 
   // Lists each guessed cell's members, left ones then right ones, each in
-  // node order, with their hints' hashes: one pass over the nodes in order
-  // per side, where walking each cell's members would jump across the graph.
+  // node order, with their frames and their names' hashes: one pass over
+  // the nodes in order per side, where walking each cell's members would
+  // jump across the graph.
   bool Gather() {
     std::vector<uint32_t>& index = index_;
     index.assign(p_.num_cells(), kNone);
@@ -82,12 +83,13 @@ class Guess {
 
   // The guess, strongest evidence first, as the one-by-one path weighs it:
   // corresponding places in the output lists (and input lists, where their
-  // order means something), then a stable name a cell holds once on each
-  // side, then node order, cell by cell. Every pair guessed pulls in the
-  // neighbours it determines before the next guess is made, as refinement
-  // would after individualising it: an operand of both at the same place,
-  // and a user of each alone in its role. Side-symmetric, so swapping the
-  // graphs mirrors the guess.
+  // order means something), then a frame and then an FX name a cell holds
+  // once on each side, then node order, cell by cell. A pair guessed from
+  // places or order pulls in the neighbours it determines before the next
+  // guess is made, as refinement would after individualising it: an
+  // operand of both at the same place, and a user of each alone in its
+  // role; after the names, so do the pairs next to a member still free.
+  // Side-symmetric, so swapping the graphs mirrors the guess.
   void Propose() {
     ByPositions(/*outputs=*/true);
     if (OrderedInputs(*st_.side[0].graph) && OrderedInputs(*st_.side[1].graph)) {

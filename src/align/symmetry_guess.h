@@ -5,8 +5,9 @@
 // block pays a thousand refinements, each moving a copy's worth of nodes
 // through the partition's cells (0.2 to 0.7 s of a 10^6-node diff). Nearly
 // always, what those refinements arrive at is what the tie-breaks name
-// directly: within each cell of look-alikes, the nodes with the same stable
-// name, else the k-th left node with the k-th right one in node order. So
+// directly: within each cell of look-alikes, the nodes at the same output
+// place, or with the same frame or FX name, else the k-th left node with
+// the k-th right one in node order. So
 // every cell is guessed at once and the guess is checked against the
 // graphs, and only what fails goes the slow way.
 #ifndef GRAPHDIFF_SRC_ALIGN_SYMMETRY_GUESS_H_
@@ -32,8 +33,9 @@ std::vector<std::pair<uint32_t, uint32_t>> AlignedPositions(const State& st,
 
 // Guesses a counterpart for every node of every cell of look-alikes that
 // holds both sides (aliases aside), with the evidence the one-by-one path
-// weighs, in its order: places in the output and input lists, a stable name
-// the cell holds once on each side, node order; each guess pulls in the
+// weighs, in its order: places in the output and input lists, a model
+// frame the cell holds once on each side, an FX name held once on each
+// side, node order; each guess from places or order pulls in the
 // pairs it determines (operands at the same place, users alone in their
 // role) before the next. A guessed pair stands only when each operand and
 // each user of either node corresponds under the guess or under pairs
