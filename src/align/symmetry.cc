@@ -92,13 +92,8 @@ class Symmetry {
   // weight) would pair in node order across copies. Propagation pairs each
   // with its counterpart once its reader pairs, by the operand as written.
   bool Pairable(uint32_t c, bool uneven) const {
-    if (AliasCell(c)) return false;
+    if (AliasElement(st_, *p_.begin(c))) return false;
     return uneven ? Uneven(c) : Balanced(c);
-  }
-
-  bool AliasCell(uint32_t c) const {
-    const uint32_t x = *p_.begin(c);
-    return x < n0_ ? st_.side[0].alias[x] : st_.side[1].alias[x - n0_];
   }
 
   // One pass over the cells that are Pairable(uneven) at its start, in a

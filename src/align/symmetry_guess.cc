@@ -33,11 +33,7 @@ class Guess {
     if (p_.fixed(c) || p_.left_count(c) == 0 || p_.right_count(c) == 0 || p_.size(c) == 2) {
       return false;
     }
-    return !Alias(*p_.begin(c));
-  }
-
-  bool Alias(uint32_t x) const {
-    return x < n0_ ? st_.side[0].alias[x] != 0 : st_.side[1].alias[x - n0_] != 0;
+    return !AliasElement(st_, *p_.begin(c));
   }
 
   // Lists each guessed cell's members, left ones then right ones, each in
@@ -150,23 +146,14 @@ class Guess {
       const uint32_t* right = left + cell.left;
       const uint64_t* lh = names_.data() + cell.start;
       const uint64_t* rh = lh + cell.left;
-      // Nearly always both sides list the same names in the same order.
-      bool in_order = cell.left == cell.right;
-      for (uint32_t i = 0; i < cell.left && in_order; ++i) in_order = lh[i] == rh[i];
-      if (in_order) {
-        uint32_t made = 0;
-        for (uint32_t i = 0; i < cell.left; ++i) {
-          if (lh[i] != 0) made += ChooseMembers(left[i], right[i]);
-        }
-        cell.settled = made == cell.left;
-        continue;
-      }
-      // Else nearly always the names of one side are the other's with a
-      // few left out (a changed copy's nodes sit in cells of their own):
-      // a merge of the two lists pairs them. FX names are unique in a
-      // graph, so an equal name is the one holder on each side.
+      // Nearly always the names of one side are the other's, in the same
+      // order, with a few left out (a changed copy's nodes sit in cells of
+      // their own): a merge of the two lists pairs them. FX names are
+      // unique in a graph, so an equal name is the one holder on each side.
       if (Merge(lh, cell.left, rh, cell.right)) {
-        for (const auto& [i, j] : pending_) ChooseMembers(left[i], right[j]);
+        uint32_t made = 0;
+        for (const auto& [i, j] : pending_) made += ChooseMembers(left[i], right[j]);
+        cell.settled = made == cell.left;
         continue;
       }
       holders.clear();
@@ -385,7 +372,7 @@ class Guess {
   // onto itself: whole components, so the partition stays stable without
   // them.
   void Check() {
-    std::vector<uint32_t> stack;
+    std::vector<uint32_t>& stack = stack_;
     for (uint32_t l = 0; l < n0_; ++l) {
       if (mate_[l] != kNone && !Fits(l, mate_[l])) {
         flags_[l] |= kDropped;

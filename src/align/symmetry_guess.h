@@ -23,6 +23,13 @@
 
 namespace graphdiff::align {
 
+// Whether JointPartition element `element` is a pure alias (see
+// SideView::alias): aliases are paired through their readers, never chosen.
+inline bool AliasElement(const State& st, uint32_t element) {
+  const uint32_t n0 = st.side[0].size;
+  return element < n0 ? st.side[0].alias[element] != 0 : st.side[1].alias[element - n0] != 0;
+}
+
 // The corresponding entries of both sides' output lists (or input lists),
 // as element ids: the lists of cells aligned by relative order, so an
 // output added on one side shifts nothing. The strongest evidence among

@@ -127,6 +127,9 @@ Evidence NodeEvidence(const Graph& g, uint32_t node, std::optional<Side> side,
 // thousands of items to keep a thousand.
 bool PastEvidenceCap(const Finding& f, size_t max_evidence);
 Evidence LinkOnlyEvidence(const Graph& g, uint32_t node, std::optional<Side> side);
+// NodeEvidence with `note` while `f` is under the cap, LinkOnlyEvidence past it.
+Evidence CappedEvidence(const Finding& f, size_t max_evidence, const Graph& g, uint32_t node,
+                        std::optional<Side> side, std::string_view note);
 // " on the left" / " on the right"; "" for single-dump findings.
 std::string OnTheSide(std::optional<Side> side);
 // The op after the last "::" ("aten::expand" -> "expand").

@@ -15,13 +15,21 @@
 namespace graphdiff::analyze {
 namespace {
 
+// ReachesOutput(g): `known` when the caller has it, else worked out into `own`.
+const std::vector<bool>& Live(const Graph& g, const std::vector<bool>* known,
+                              std::vector<bool>* own) {
+  if (known != nullptr) return *known;
+  *own = ReachesOutput(g);
+  return *own;
+}
+
 // `live_known`: ReachesOutput(g), or null to work it out.
 std::vector<uint32_t> DeadNodes(const Graph& g, const std::vector<bool>* candidates,
                                 const std::vector<bool>* live_known) {
   std::vector<uint32_t> dead;
   if (g.outputs.empty()) return dead;  // nothing to reach: no verdict
   std::vector<bool> own;
-  const std::vector<bool>& live = live_known != nullptr ? *live_known : (own = ReachesOutput(g));
+  const std::vector<bool>& live = Live(g, live_known, &own);
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (live[i] || (candidates && !(*candidates)[i])) continue;
     const Node& n = g.nodes[i];
@@ -50,9 +58,7 @@ void Report(const Graph& g, const std::vector<uint32_t>& dead, std::optional<Sid
   f.evidence.reserve(dead.size());
   for (uint32_t i : dead) {
     ++by_op[std::string(g.str(g.nodes[i].op))];
-    f.evidence.push_back(PastEvidenceCap(f, max_evidence)
-                             ? LinkOnlyEvidence(g, i, side)
-                             : NodeEvidence(g, i, side, "reaches no output"));
+    f.evidence.push_back(CappedEvidence(f, max_evidence, g, i, side, "reaches no output"));
   }
   f.title = fmt::format("{} no output{}{} ({})", Plural(f.count, "node reaches", "nodes reach"),
                         OnTheSide(side),
@@ -77,8 +83,7 @@ void Report(const Graph& g, const std::vector<uint32_t>& dead, std::optional<Sid
 void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
   // New dead code: dead on the right and either new, or live on the left.
   std::vector<bool> own;
-  const std::vector<bool>& left_live =
-      c.left_live != nullptr ? *c.left_live : (own = ReachesOutput(c.left));
+  const std::vector<bool>& left_live = Live(c.left, c.left_live, &own);
   std::vector<bool> candidate(c.right.nodes.size(), false);
   for (uint32_t i : c.alignment.right_only) {
     if (i < candidate.size()) candidate[i] = true;

@@ -50,6 +50,12 @@ Evidence LinkOnlyEvidence(const Graph& g, uint32_t node, std::optional<Side> sid
   return e;
 }
 
+Evidence CappedEvidence(const Finding& f, size_t max_evidence, const Graph& g, uint32_t node,
+                        std::optional<Side> side, std::string_view note) {
+  return PastEvidenceCap(f, max_evidence) ? LinkOnlyEvidence(g, node, side)
+                                          : NodeEvidence(g, node, side, std::string(note));
+}
+
 std::string OnTheSide(std::optional<Side> side) {
   return side ? fmt::format(" on the {}", SideName(*side)) : std::string();
 }

@@ -75,9 +75,7 @@ void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
   f.evidence.reserve(c.alignment.right_only.size() + c.alignment.left_only.size());
   auto add = [&](const Graph& g, uint32_t i, Side side, const char* note) {
     if (i >= g.nodes.size() || g.nodes[i].kind == NodeKind::kGetAttr) return;
-    f.evidence.push_back(PastEvidenceCap(f, c.options.max_evidence)
-                             ? LinkOnlyEvidence(g, i, side)
-                             : NodeEvidence(g, i, side, note));
+    f.evidence.push_back(CappedEvidence(f, c.options.max_evidence, g, i, side, note));
   };
   for (uint32_t i : c.alignment.right_only) add(c.right, i, Side::kRight, "added");
   for (uint32_t i : c.alignment.left_only) add(c.left, i, Side::kLeft, "removed");
