@@ -475,8 +475,10 @@ TEST(AnalyzeDuplicateSubgraph, MissedCommonSubexpression) {
 
 // The duplicates of a diff are found among the groups of new nodes only,
 // not by grouping the whole graph: they must be exactly the single-graph
-// groups that have a new member.
-TEST(AnalyzeDuplicateSubgraph, NewGroupsAreTheGroupsWithANewMember) {
+// groups that have a new member. What each reports is the copies that are
+// new, after the copy they repeat: the first member the old side has too
+// (or, when every member is new, the first member, the rest its copies).
+TEST(AnalyzeDuplicateSubgraph, NewCopiesAreTheNewMembersOfTheGroups) {
   auto groups_of = [](const std::vector<Finding>& found) {
     std::vector<std::vector<std::string>> groups;
     for (const Finding& f : found) {
@@ -488,6 +490,7 @@ TEST(AnalyzeDuplicateSubgraph, NewGroupsAreTheGroupsWithANewMember) {
     return groups;
   };
   size_t checked = 0;
+  size_t partly_new = 0;
   for (uint64_t seed = 0; seed < 32; ++seed) {
     const Graph g = testing::RandomBlocks(seed, 2 + static_cast<int>(seed % 5));
     DiffOptions options;
@@ -509,17 +512,27 @@ TEST(AnalyzeDuplicateSubgraph, NewGroupsAreTheGroupsWithANewMember) {
       std::vector<Finding> found;
       analyze::FindNewDuplicates(c, &found);
       std::vector<std::vector<std::string>> expected;
+      int64_t copies = 0;
       for (const std::vector<std::string>& grp : all) {
-        if (std::any_of(grp.begin(), grp.end(),
-                        [&](const std::string& m) { return fresh.count(m) != 0; })) {
+        std::vector<std::string> added, old;
+        for (const std::string& m : grp) (fresh.count(m) != 0 ? added : old).push_back(m);
+        if (added.empty()) continue;
+        if (old.empty()) {
           expected.push_back(grp);
+        } else {
+          expected.push_back({old[0]});
+          expected.back().insert(expected.back().end(), added.begin(), added.end());
+          ++partly_new;
         }
+        copies += static_cast<int64_t>(expected.back().size()) - 1;
       }
+      EXPECT_EQ(found.empty() ? 0 : found[0].count, copies) << "seed " << seed;
       EXPECT_EQ(groups_of(found), expected) << "seed " << seed << " trial " << trial;
       checked += !expected.empty();
     }
   }
   EXPECT_GT(checked, 20u);
+  EXPECT_GT(partly_new, 20u);
 }
 
 TEST(AnalyzeNoFalseAlarms, RenumberedAndReorderedCopiesAreSame) {

@@ -250,6 +250,37 @@ TEST(FindingsFalseAlarm, DuplicateSubgraphCountsOnlyRepeatedWork) {
   EXPECT_THAT(dup[0]->evidence[0].note, HasSubstr("computed 2 times (2 ops repeated"));
 }
 
+// A computation repeated by every layer, on both sides, with one layer's
+// copy gone on the right: the right has one redundant copy fewer, not a
+// removal of the whole group's 9, and gains none.
+TEST(FindingsFalseAlarm, OneCopyOfARepeatedComputationGoneIsOneCopy) {
+  auto build = [](int without) {
+    GraphBuilder b(GraphKind::kIr, "ir.txt");
+    uint32_t x = b.Input("f32[4]");
+    uint32_t w = b.Input("f32[4]");
+    uint32_t prev = b.Input("f32[4]");
+    for (int i = 0; i < 10; ++i) {
+      // scale = mul(add(x, w), w): the same in every layer but `without`,
+      // which scales by w itself.
+      uint32_t scale = w;
+      if (i != without) {
+        scale = b.Op("aten::mul", {b.Op("aten::add", {x, w}, "f32[4]"), w}, "f32[4]");
+      }
+      prev = b.Op("aten::mul", {prev, scale}, "f32[4]");
+    }
+    b.Output(prev);
+    return b.Build();
+  };
+  DiffResult r = Diff(build(-1), build(6));
+  EXPECT_TRUE(All(r.findings, "duplicate-subgraph").empty()) << Titles(r.findings);
+  std::vector<const Finding*> gone = All(r.findings, "duplicate-subgraph-removed");
+  ASSERT_EQ(gone.size(), 1u) << Titles(r.findings);
+  EXPECT_EQ(gone[0]->count, 1) << gone[0]->title;
+  ASSERT_EQ(gone[0]->evidence.size(), 2u);
+  EXPECT_THAT(gone[0]->evidence[0].note, HasSubstr("computed 10 times"));
+  EXPECT_THAT(gone[0]->evidence[1].note, HasSubstr("same computation as"));
+}
+
 // `n_in` inputs; output i is ops[i] of input i, or input i itself for "".
 Graph Outputs(int n_in, const std::vector<std::string>& ops) {
   GraphBuilder b(GraphKind::kIr, "ir.txt");

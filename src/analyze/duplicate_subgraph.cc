@@ -15,19 +15,29 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "align/hash.h"
 #include "analyze/analyze.h"
 #include "fmt/format.h"
 
 namespace graphdiff::analyze {
 namespace {
 
-uint64_t Mix(uint64_t h, uint64_t v) {
-  // splitmix64 finaliser over the combined value: cheap and well spread.
-  uint64_t x = h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+// A node's fingerprint is built from a few dozen words (op, attributes,
+// dimensions, operand fingerprints) and the loop below visits every node of
+// a graph: each word costs one xor and one multiply, and only the finished
+// fingerprint gets the full mixing. Multiplying by an odd constant is a
+// bijection, so two sequences of words of one length that differ in one
+// word differ in the state, and a word's high bits reach the low ones in
+// the final mix.
+class Accumulator {
+ public:
+  explicit Accumulator(uint64_t seed) : h_(seed) {}
+  void Add(uint64_t v) { h_ = (h_ ^ v) * 0x9e3779b97f4a7c15ull; }
+  uint64_t Done() const { return align::Mix(h_); }
+
+ private:
+  uint64_t h_;
+};
 
 bool NeverDuplicate(std::string_view op) {
   std::string_view s = ShortOp(op);
@@ -39,9 +49,26 @@ bool NeverDuplicate(std::string_view op) {
   return false;
 }
 
+// A set of a few fingerprints' low bits, asked before the hash set of the
+// fingerprints themselves: nearly every node of a big graph is none of the
+// few asked about, and one bit test in 8 KiB answers for it.
+class FingerprintFilter {
+ public:
+  void Add(uint64_t fp) { bits_[Slot(fp) / 64] |= uint64_t{1} << (Slot(fp) % 64); }
+  bool MayHold(uint64_t fp) const { return bits_[Slot(fp) / 64] >> (Slot(fp) % 64) & 1; }
+
+ private:
+  static constexpr size_t kBits = size_t{1} << 16;
+  static size_t Slot(uint64_t fp) { return fp & (kBits - 1); }
+  std::vector<uint64_t> bits_ = std::vector<uint64_t>(kBits / 64, 0);
+};
+
 struct DuplicateGroup {
   std::vector<uint32_t> members;  // ascending
   uint64_t ops = 0;               // operation nodes computed again by each copy
+  // The redundant copies to report, ascending: in a diff, the copies only the
+  // new side has; empty for every member but the first.
+  std::vector<uint32_t> added;
 };
 
 // Operation nodes that copy `b` computes again although copy `a` already
@@ -86,31 +113,35 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops,
   };
   for (uint32_t i = 0; i < n; ++i) {
     const Node& node = g.nodes[i];
-    uint64_t h = Mix(static_cast<uint64_t>(node.kind) + 1, node.op.id);
+    Accumulator h((uint64_t{node.op.id} << 8) | static_cast<uint64_t>(node.kind));
     bool is_op = node.kind == NodeKind::kOp || node.kind == NodeKind::kMethodCall ||
                  node.kind == NodeKind::kModuleCall;
     if (node.kind == NodeKind::kInput || (is_op && never(node.op))) {
-      h = Mix(h, 0x1000000000ull + i);  // distinct by identity
+      h.Add(0x1000000000ull + i);  // distinct by identity
     }
-    // One mix per attribute, dimension and operand, each pair of ids packed
-    // into one word (a fingerprint is 64 random bits, so adding a small
-    // output number to it collides no likelier than any two fingerprints):
-    // this loop visits every node of the graph, for each direction.
-    for (const Attr& a : node.attrs) h = Mix(h, (uint64_t{a.key.id} << 32) | a.value.id);
+    // Each pair of ids packed into one word; the counts keep lists of
+    // different lengths apart. A fingerprint is 64 random bits, so adding a
+    // small output number to it collides no likelier than any two
+    // fingerprints.
+    h.Add((uint64_t{node.attrs.size()} << 32) | node.num_results());
+    for (const Attr& a : node.attrs) h.Add((uint64_t{a.key.id} << 32) | a.value.id);
     for (uint32_t r = 0; r < node.num_results(); ++r) {
       const TensorType& t = g.result(node, r);
-      h = Mix(h, static_cast<uint64_t>(t.dtype));
+      h.Add((uint64_t{t.dims.size()} << 8) | static_cast<uint64_t>(t.dtype));
       for (const Dim& d : t.dims) {
-        h = Mix(h, (static_cast<uint64_t>(d.value()) * 0x9e3779b97f4a7c15ull) ^ d.symbol().id);
+        // The size or bound, or the symbol (one of them is 0), and the kind.
+        h.Add((static_cast<uint64_t>(d.value()) << 2 | uint64_t{d.symbol().id} << 2) |
+              static_cast<uint64_t>(d.kind()));
       }
     }
     uint64_t count = is_op ? 1 : 0;
+    h.Add(node.operands.size());
     for (ValueRef v : node.operands) {
       if (v.node >= n) continue;
-      h = Mix(h, fp[v.node] + v.output);
+      h.Add(fp[v.node] + v.output);
       count = std::min<uint64_t>(count + ops[v.node], 1u << 30);
     }
-    fp[i] = h;
+    fp[i] = h.Done();
     ops[i] = count;
   }
   auto groupable = [&](uint32_t i) {
@@ -121,37 +152,53 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops,
   // in a graph of a million nodes nearly all alike in their own way, a
   // group per node was most of the family's time.
   absl::flat_hash_set<uint64_t> wanted_fps;
+  FingerprintFilter wanted_filter;
   if (wanted != nullptr) {
     for (uint32_t i = 0; i < n && i < wanted->size(); ++i) {
-      if ((*wanted)[i] && groupable(i)) wanted_fps.insert(fp[i]);
+      if ((*wanted)[i] && groupable(i)) {
+        wanted_fps.insert(fp[i]);
+        wanted_filter.Add(fp[i]);
+      }
     }
   }
   // Groups in order of first member, so output order follows the graph.
   absl::flat_hash_map<uint64_t, uint32_t> group_of;
   std::vector<DuplicateGroup> groups;
   std::vector<int32_t> node_group(n, -1);
+  // node_group as bits, for the walks over every edge: an eighth of a MiB
+  // stays in cache where 4 MiB would not.
+  std::vector<bool> grouped(n, false);
   for (uint32_t i = 0; i < n; ++i) {
-    if (!groupable(i) || (wanted != nullptr && !wanted_fps.contains(fp[i]))) continue;
+    if (wanted != nullptr && (!wanted_filter.MayHold(fp[i]) || !wanted_fps.contains(fp[i]))) {
+      continue;
+    }
+    if (!groupable(i)) continue;
     auto [it, inserted] = group_of.try_emplace(fp[i], static_cast<uint32_t>(groups.size()));
-    if (inserted) groups.push_back({{}, ops[i]});
+    if (inserted) groups.push_back({{}, ops[i], {}});
     groups[it->second].members.push_back(i);
     node_group[i] = static_cast<int32_t>(it->second);
+    grouped[i] = true;
   }
-  // How many nodes share the fingerprint of a user of a grouped node that
-  // is not grouped itself (only when groups were left out).
+  // With `wanted` the groups are few, and so are the edges into them
+  // (user, grouped operand): kept from one walk over every edge. How many
+  // nodes share the fingerprint of such a user that is not grouped itself
+  // is counted for them alone.
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
   absl::flat_hash_map<uint64_t, uint32_t> others;
   if (wanted != nullptr) {
     for (uint32_t i = 0; i < n; ++i) {
-      if (!groupable(i) || node_group[i] >= 0) continue;
       for (ValueRef v : g.nodes[i].operands) {
-        if (v.node < n && node_group[v.node] >= 0) {
-          others.try_emplace(fp[i], 0);
-          break;
-        }
+        if (v.node < n && grouped[v.node]) edges.emplace_back(i, v.node);
       }
     }
+    FingerprintFilter others_filter;
+    for (const auto& [user, operand] : edges) {
+      if (grouped[user] || !groupable(user)) continue;
+      others.try_emplace(fp[user], 0);
+      others_filter.Add(fp[user]);
+    }
     for (uint32_t i = 0; i < n && !others.empty(); ++i) {
-      if (!groupable(i) || node_group[i] >= 0) continue;
+      if (!others_filter.MayHold(fp[i]) || grouped[i] || !groupable(i)) continue;
       if (auto it = others.find(fp[i]); it != others.end()) ++it->second;
     }
   }
@@ -167,12 +214,18 @@ std::vector<DuplicateGroup> FindGroups(const Graph& g, uint32_t min_ops,
   for (ValueRef v : g.outputs) {
     if (v.node < n) uncovered[v.node] = true;
   }
-  for (uint32_t i = 0; i < n; ++i) {
-    int alone = -1;  // whether i's group has fewer than two members, once asked
-    for (ValueRef v : g.nodes[i].operands) {
-      if (v.node >= n || node_group[v.node] < 0) continue;
-      if (alone < 0) alone = group_size(i) < 2 ? 1 : 0;
-      if (alone == 1) uncovered[v.node] = true;
+  if (wanted != nullptr) {
+    for (const auto& [user, operand] : edges) {
+      if (group_size(user) < 2) uncovered[operand] = true;
+    }
+  } else {
+    for (uint32_t i = 0; i < n; ++i) {
+      int alone = -1;  // whether i's group has fewer than two members, once asked
+      for (ValueRef v : g.nodes[i].operands) {
+        if (v.node >= n || !grouped[v.node]) continue;
+        if (alone < 0) alone = group_size(i) < 2 ? 1 : 0;
+        if (alone == 1) uncovered[v.node] = true;
+      }
     }
   }
   std::vector<DuplicateGroup> out;
@@ -198,20 +251,25 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::opti
   for (const DuplicateGroup& grp : groups) members += grp.members.size();
   f.evidence.reserve(members);
   for (const DuplicateGroup& grp : groups) {
-    f.count += static_cast<int64_t>(grp.members.size()) - 1;
-    std::string first = NodeName(g, grp.members[0]);
-    for (uint32_t m : grp.members) {
-      if (PastEvidenceCap(f, max_evidence)) {
-        f.evidence.push_back(LinkOnlyEvidence(g, m, side));
-        continue;
+    // The copy the others repeat: the first that is not itself a new copy.
+    uint32_t original = grp.members[0];
+    std::vector<uint32_t> copies(grp.members.begin() + 1, grp.members.end());
+    if (!grp.added.empty()) {
+      copies = grp.added;
+      for (uint32_t m : grp.members) {
+        if (!std::binary_search(copies.begin(), copies.end(), m)) {
+          original = m;
+          break;
+        }
       }
-      f.evidence.push_back(NodeEvidence(
-          g, m, side,
-          m == grp.members[0]
-              ? fmt::format("computed {} times ({} ops repeated by each copy)",
-                            grp.members.size(), grp.ops)
-              : fmt::format("same computation as {}", first)));
     }
+    f.count += static_cast<int64_t>(copies.size());
+    f.evidence.push_back(CappedEvidence(
+        f, max_evidence, g, original, side,
+        fmt::format("computed {} times ({} ops repeated by each copy)", grp.members.size(),
+                    grp.ops)));
+    const std::string same = fmt::format("same computation as {}", NodeName(g, original));
+    for (uint32_t m : copies) f.evidence.push_back(CappedEvidence(f, max_evidence, g, m, side, same));
   }
   f.title = fmt::format("{} of {} computation{}{}{}", Plural(f.count, "redundant copy",
                                                           "redundant copies"),
@@ -241,8 +299,20 @@ void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
   for (uint32_t i : c.alignment.right_only) {
     if (i < right_only.size()) right_only[i] = true;
   }
-  Report(c.right, FindGroups(c.right, c.options.duplicate_min_ops, &right_only), c.new_side(),
-         c.label, c.mirrored, c.options.max_evidence, out);
+  std::vector<DuplicateGroup> groups =
+      FindGroups(c.right, c.options.duplicate_min_ops, &right_only);
+  // What is new is the copies the right adds: a computation done 500 times
+  // on both sides, one copy of it changed on the right, is one copy fewer
+  // there, not 499 new ones. The members the left has too (paired) are the
+  // copies it already had; with none, the first member is the computation
+  // itself and the rest its new copies.
+  for (DuplicateGroup& grp : groups) {
+    for (uint32_t m : grp.members) {
+      if (right_only[m]) grp.added.push_back(m);
+    }
+    if (grp.added.size() == grp.members.size()) grp.added.erase(grp.added.begin());
+  }
+  Report(c.right, groups, c.new_side(), c.label, c.mirrored, c.options.max_evidence, out);
 }
 
 void LintDuplicates(const Graph& g, uint32_t min_ops, const std::string& label,
