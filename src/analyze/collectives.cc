@@ -55,7 +55,9 @@ void CountCalleeOps(std::string_view ops, int64_t* total, std::map<std::string, 
 // caches, per op id, whether the op is one (-1 not asked yet): a
 // symbolic_trace graph has an op per module call, and asking by name reads
 // each of them again and overflows the name memo of FactsOf.
-int64_t NodeCollectives(const Graph& g, const Node& n, StrIdMap<int8_t>* known,
+// `callee_ops` is the id of that attribute key in g's pool (empty when no
+// node has it): one id to compare per attribute, not a string.
+int64_t NodeCollectives(const Graph& g, const Node& n, StrId callee_ops, StrIdMap<int8_t>* known,
                         std::map<std::string, int64_t>* counts) {
   int64_t total = 0;
   int8_t& is_collective = (*known)[n.op];
@@ -65,7 +67,14 @@ int64_t NodeCollectives(const Graph& g, const Node& n, StrIdMap<int8_t>* known,
     ++(*counts)[std::string(kind)];
     ++total;
   }
-  if (auto ops = g.attr(n, "callee_ops")) CountCalleeOps(*ops, &total, counts);
+  if (!callee_ops.empty()) {
+    for (const Attr& a : n.attrs) {
+      if (a.key == callee_ops) {
+        CountCalleeOps(g.str(a.value), &total, counts);
+        break;
+      }
+    }
+  }
   return total;
 }
 
@@ -78,8 +87,9 @@ void FindCollectiveChanges(const PairContext& c, std::vector<Finding>* out) {
   auto collect = [](const Graph& g, PerNode* per) {
     std::map<std::string, int64_t> m;
     StrIdMap<int8_t> known(g, -1);
+    const StrId callee_ops = g.strings.Find("callee_ops");
     for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-      if (NodeCollectives(g, g.nodes[i], &known, &m) > 0) {
+      if (NodeCollectives(g, g.nodes[i], callee_ops, &known, &m) > 0) {
         per->emplace_back(i, std::move(m));
         m.clear();
       }

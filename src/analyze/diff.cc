@@ -31,13 +31,16 @@ using analyze::PairContext;
 
 // Symmetric families look at both sides at once; one-directional ones run
 // once per direction so that swapping the dumps mirrors every finding.
-void RunGraphFamilies(const PairContext& c, const PairContext& mirror, bool parallel,
-                      std::vector<Finding>* out) {
+// `swapped` is the alignment `mirror` reads, made here (SwapAlignment of
+// c's): on a pair of big graphs, on the thread that reads it.
+void RunGraphFamilies(const PairContext& c, const PairContext& mirror, Alignment* swapped,
+                      bool parallel, std::vector<Finding>* out) {
   // The one-directional families seen from the other side, and the size
   // delta, come last; on a pair of big graphs they run beside the others
   // (each family is a pass over a graph), into their own list.
   std::vector<Finding> last;
   auto other_side = [&] {
+    *swapped = analyze::SwapAlignment(c.alignment);
     analyze::FindDeadConstantExpands(mirror, &last);
     analyze::FindNewDeadCode(mirror, &last);
     analyze::FindNewDuplicates(mirror, &last);
@@ -224,16 +227,25 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
                          const OpEquivalence& eq, const Alignment* known,
                          std::vector<Finding>* findings, GraphPairDiff* pair,
                          Alignment* spare = nullptr) {
+  // The summary, the size finding and dead code (in both directions) read
+  // each side's statistics. They read the graphs alone, so a pair of big
+  // graphs diffed alone works them out on a thread of their own while the
+  // aligner runs, whose one-sided stages leave the second core idle.
+  const bool beside =
+      l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
+  std::future<analyze::PairStats> early;
+  if (beside) {
+    early = std::async(std::launch::async,
+                       [&] { return analyze::ComputePairStats(l, r); });
+  }
+  // A failed alignment returns while the statistics are still made: the
+  // future waits for them when it goes, and both graphs outlive it.
   absl::StatusOr<Alignment> a =
       known != nullptr ? absl::StatusOr<Alignment>(*known) : Align(l, r, options.align);
   if (!a.ok()) return a.status();
-  Alignment swapped = analyze::SwapAlignment(*a);
-  // The summary, the size finding and dead code (in both directions) read
-  // each side's statistics. A pair of big graphs diffed alone spreads its
-  // passes over two threads.
-  const bool beside =
-      l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
-  const analyze::PairStats stats = analyze::ComputePairStats(l, r, beside);
+  const analyze::PairStats stats =
+      early.valid() ? early.get() : analyze::ComputePairStats(l, r);
+  Alignment swapped;
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
   c.stats = &stats;
@@ -251,7 +263,7 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
       return Summarise(l, r, *a, how, stats, options.unchanged_rows, options.align.threads);
     });
   }
-  RunGraphFamilies(c, mirror, beside, findings);
+  RunGraphFamilies(c, mirror, &swapped, beside, findings);
   GraphPairDiff d =
       summary.valid() ? summary.get()
                       : Summarise(l, r, *a, how, stats, options.unchanged_rows, 1);

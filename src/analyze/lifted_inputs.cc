@@ -34,7 +34,8 @@ struct InputSet {
 
 // Inputs of `g` that the other graph does not take: unmatched, or matched
 // with a parameter the other graph fetches from its module (`get_attr`):
-// that parameter was lifted to an input.
+// that parameter was lifted to an input. `matched` needs to hold only the
+// pairs of g's inputs.
 InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>& only,
                  const std::vector<std::pair<uint32_t, uint32_t>>& matched,
                  Side side, std::string_view note) {
@@ -94,10 +95,22 @@ std::string Sizes(const InputSet& s) {
 
 void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out) {
   size_t li = c.left.inputs.size(), ri = c.right.inputs.size();
+  // Only the pairs of inputs: Collect asks of no other node, and a big graph
+  // has a million pairs and few inputs.
+  auto inputs_of = [](const Graph& g) {
+    std::vector<bool> is_input(g.nodes.size(), false);
+    for (uint32_t i : g.inputs) {
+      if (i < is_input.size()) is_input[i] = true;
+    }
+    return is_input;
+  };
+  const std::vector<bool> left_input = inputs_of(c.left), right_input = inputs_of(c.right);
   std::vector<std::pair<uint32_t, uint32_t>> right_left, left_right;
   for (const NodePair& p : c.alignment.pairs) {
-    right_left.emplace_back(p.right, p.left);
-    left_right.emplace_back(p.left, p.right);
+    if (p.right < right_input.size() && right_input[p.right]) {
+      right_left.emplace_back(p.right, p.left);
+    }
+    if (p.left < left_input.size() && left_input[p.left]) left_right.emplace_back(p.left, p.right);
   }
   InputSet added =
       Collect(c.right, c.left, c.alignment.right_only, right_left, Side::kRight, "new input");

@@ -32,9 +32,8 @@ struct PairStats {
   std::vector<bool> right_live;
 };
 
-// `parallel`: work the two sides out on two threads (worth it for big
-// graphs only).
-PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel);
+// On the calling thread: a big pair's diff runs it beside the aligner.
+PairStats ComputePairStats(const Graph& left, const Graph& right);
 
 }  // namespace graphdiff::analyze
 
