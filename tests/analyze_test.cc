@@ -206,18 +206,20 @@ TEST(AnalyzePairStats, OpDeltaIsTheDifferenceOfTheHistograms) {
     for (const auto& [op, n] : ls.ops) want[op] -= static_cast<int64_t>(n);
     for (const auto& [op, n] : rs.ops) want[op] += static_cast<int64_t>(n);
     for (auto it = want.begin(); it != want.end();) it = it->second == 0 ? want.erase(it) : ++it;
-    const analyze::PairStats got = analyze::ComputePairStats(l, r);
-    std::vector<std::pair<std::string, int64_t>> delta(got.op_delta.begin(), got.op_delta.end());
-    using Delta = std::vector<std::pair<std::string, int64_t>>;
-    EXPECT_EQ(delta, Delta(want.begin(), want.end())) << "trial " << trial;
-    EXPECT_EQ(got.left.nodes, ls.nodes);
-    EXPECT_EQ(got.right.nodes, rs.nodes);
-    EXPECT_EQ(got.left.inputs, ls.inputs);
-    EXPECT_EQ(got.right.outputs, rs.outputs);
-    EXPECT_EQ(got.left.parameter_bytes, ls.parameter_bytes);
-    EXPECT_EQ(got.right.inputs_unknown_size, rs.inputs_unknown_size);
-    EXPECT_EQ(got.left_live, analyze::ReachesOutput(l));
-    EXPECT_EQ(got.right_live, analyze::ReachesOutput(r));
+    for (bool parallel : {false, true}) {
+      const analyze::PairStats got = analyze::ComputePairStats(l, r, parallel);
+      std::vector<std::pair<std::string, int64_t>> delta(got.op_delta.begin(), got.op_delta.end());
+      using Delta = std::vector<std::pair<std::string, int64_t>>;
+      EXPECT_EQ(delta, Delta(want.begin(), want.end())) << "trial " << trial;
+      EXPECT_EQ(got.left.nodes, ls.nodes);
+      EXPECT_EQ(got.right.nodes, rs.nodes);
+      EXPECT_EQ(got.left.inputs, ls.inputs);
+      EXPECT_EQ(got.right.outputs, rs.outputs);
+      EXPECT_EQ(got.left.parameter_bytes, ls.parameter_bytes);
+      EXPECT_EQ(got.right.inputs_unknown_size, rs.inputs_unknown_size);
+      EXPECT_EQ(got.left_live, analyze::ReachesOutput(l));
+      EXPECT_EQ(got.right_live, analyze::ReachesOutput(r));
+    }
   }
 }
 

@@ -227,24 +227,17 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
                          const OpEquivalence& eq, const Alignment* known,
                          std::vector<Finding>* findings, GraphPairDiff* pair,
                          Alignment* spare = nullptr) {
-  // The summary, the size finding and dead code (in both directions) read
-  // each side's statistics. They read the graphs alone, so a pair of big
-  // graphs diffed alone works them out on a thread of their own while the
-  // aligner runs, whose one-sided stages leave the second core idle.
-  const bool beside =
-      l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
-  std::future<analyze::PairStats> early;
-  if (beside) {
-    early = std::async(std::launch::async,
-                       [&] { return analyze::ComputePairStats(l, r); });
-  }
-  // A failed alignment returns while the statistics are still made: the
-  // future waits for them when it goes, and both graphs outlive it.
   absl::StatusOr<Alignment> a =
       known != nullptr ? absl::StatusOr<Alignment>(*known) : Align(l, r, options.align);
   if (!a.ok()) return a.status();
-  const analyze::PairStats stats =
-      early.valid() ? early.get() : analyze::ComputePairStats(l, r);
+  // The summary, the size finding and dead code (in both directions) read
+  // each side's statistics. A pair of big graphs diffed alone spreads its
+  // passes over two threads. (Made on a thread of their own beside the
+  // aligner instead, they took no less wall time: the aligner's stages
+  // slowed by as much.)
+  const bool beside =
+      l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
+  const analyze::PairStats stats = analyze::ComputePairStats(l, r, beside);
   Alignment swapped;
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};

@@ -2,6 +2,7 @@
 #include "analyze/pair_stats.h"
 
 #include <algorithm>
+#include <future>
 
 #include "absl/container/flat_hash_map.h"
 #include "analyze/analyze.h"
@@ -9,18 +10,25 @@
 
 namespace graphdiff::analyze {
 
-PairStats ComputePairStats(const Graph& left, const Graph& right) {
+PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel) {
   PairStats out;
   StatsHistograms hist[2];
-  // The op counts are left unsorted: the two lists are matched by hashing,
-  // and only the changes, usually few, are sorted.
+  // Each side's counts and live set on one thread. The op counts are left
+  // unsorted: the two lists are matched by hashing, and only the changes,
+  // usually few, are sorted.
   auto side = [&](int s) {
     const Graph& g = s == 0 ? left : right;
     ComputeStatsParts(g, s == 0 ? &out.left : &out.right, &hist[s], /*sort_ops=*/false);
     (s == 0 ? out.left_live : out.right_live) = ReachesOutput(g);
   };
-  side(0);
-  side(1);
+  if (parallel) {
+    std::future<void> other = std::async(std::launch::async, side, 0);
+    side(1);
+    other.get();
+  } else {
+    side(0);
+    side(1);
+  }
   absl::flat_hash_map<std::string_view, int64_t> delta;
   delta.reserve(std::max(hist[0].ops.size(), hist[1].ops.size()));
   for (const auto& [op, n] : hist[0].ops) delta[op] -= static_cast<int64_t>(n);

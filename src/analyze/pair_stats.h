@@ -32,8 +32,9 @@ struct PairStats {
   std::vector<bool> right_live;
 };
 
-// On the calling thread: a big pair's diff runs it beside the aligner.
-PairStats ComputePairStats(const Graph& left, const Graph& right);
+// `parallel`: work the two sides out on two threads (worth it for big
+// graphs only).
+PairStats ComputePairStats(const Graph& left, const Graph& right, bool parallel);
 
 }  // namespace graphdiff::analyze
 

@@ -26,7 +26,7 @@ std::string Bytes(uint64_t b) {
 void FindSizeDelta(const PairContext& c, std::vector<Finding>* out) {
   PairStats own;  // only when the caller has none
   const PairStats& stats =
-      c.stats != nullptr ? *c.stats : (own = ComputePairStats(c.left, c.right));
+      c.stats != nullptr ? *c.stats : (own = ComputePairStats(c.left, c.right, false));
   const GraphStats& l = stats.left;
   const GraphStats& r = stats.right;
   std::vector<std::pair<std::string, int64_t>> changed;
