@@ -62,6 +62,11 @@ const char kPartialIr[] =
     "  %5 = f32[2]{0} aten::relu(%3), location=f@a.py:2, ROOT=0\n}\n";
 const char kTruncatedFx[] =
     "def forward(self, x):\n    relu = torch.relu(x)\n    add = relu + unknown_thing\n";
+// A warning that quotes a parse error, which names the file (found by
+// fuzz_end_to_end: the copy's warning named the original).
+const char kQuotedError[] =
+    "IR {\n  %0 = f32[2]{0} xla::device_data(), location=f@a.py:1\n}\n"
+    "Metric:def forward(self, x\n";
 
 TEST(LoadRepeats, ARepeatedFileIsItsParseUnderItsOwnName) {
   // Every testdata file twice, under a/ and b/, in one dump; b's files must
@@ -72,6 +77,7 @@ TEST(LoadRepeats, ARepeatedFileIsItsParseUnderItsOwnName) {
   }
   texts.emplace_back("extra/partial_ir.txt", kPartialIr);
   texts.emplace_back("extra/truncated_fx.txt", kTruncatedFx);
+  texts.emplace_back("extra/quoted_error.txt", kQuotedError);
   std::vector<std::pair<std::string, std::string>> both;
   std::vector<std::string> loadable;
   for (const auto& [rel, text] : texts) {
