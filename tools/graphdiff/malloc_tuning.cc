@@ -23,7 +23,7 @@ std::string ReadSmallFile(const std::filesystem::path& path) {
 }
 }  // namespace
 
-std::optional<std::string> HugePageTunables(const char *tunables, const char *opt_out,
+std::optional<std::string> HugePageTunables(const char* tunables, const char* opt_out,
                                             std::string_view thp_enabled, bool host_reclaims) {
   if (opt_out != nullptr && std::string_view(opt_out) == "0") return std::nullopt;
   const std::string_view old = tunables == nullptr ? "" : tunables;
@@ -58,9 +58,9 @@ bool HostReclaimsFreeMemory(const std::string& devices) {
 #if defined(__linux__) && defined(__GLIBC__)
 namespace {
 
-void ReexecWithHugePages(char **argv) {
+void ReexecWithHugePages(char** argv) {
   const std::string thp = ReadSmallFile("/sys/kernel/mm/transparent_hugepage/enabled");
-  const char *tunables = std::getenv("GLIBC_TUNABLES");
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
   const std::optional<std::string> updated = HugePageTunables(
       tunables, std::getenv("GRAPHDIFF_TUNE_MALLOC"), thp, HostReclaimsFreeMemory());
   if (!updated) return;
@@ -85,9 +85,9 @@ void ReexecWithHugePages(char **argv) {
 }  // namespace
 #endif
 
-void TuneMallocForBigGraphs(char **argv) {
+void TuneMallocForBigGraphs(char** argv) {
 #if defined(__linux__) && defined(__GLIBC__)
-  const char *opt_out = std::getenv("GRAPHDIFF_TUNE_MALLOC");
+  const char* opt_out = std::getenv("GRAPHDIFF_TUNE_MALLOC");
   if (opt_out != nullptr && std::string_view(opt_out) == "0") return;
   ReexecWithHugePages(argv);
   // 32 MiB is the most glibc takes for the mmap threshold; setting the trim

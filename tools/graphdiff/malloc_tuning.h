@@ -47,7 +47,7 @@ namespace graphdiff::cli {
 // that already names glibc.malloc.hugetlb is left alone: the user's setting
 // wins (glibc.malloc.hugetlb=1 asks for huge pages on any machine), and the
 // re-executed process sees its own and does not go round again.
-std::optional<std::string> HugePageTunables(const char *tunables, const char *opt_out,
+std::optional<std::string> HugePageTunables(const char* tunables, const char* opt_out,
                                             std::string_view thp_enabled, bool host_reclaims);
 
 // Whether this machine is a virtual machine whose memory balloon reports
@@ -62,7 +62,7 @@ bool HostReclaimsFreeMemory(const std::string& devices = "/sys/bus/virtio/device
 // heap: blocks under 32 MiB from the heap, grown 32 MiB at a time, and up to
 // 512 MiB of free top kept. Linux with glibc only; elsewhere it does nothing.
 // Call first thing in main, before any thread starts.
-void TuneMallocForBigGraphs(char **argv);
+void TuneMallocForBigGraphs(char** argv);
 
 }  // namespace graphdiff::cli
 
