@@ -146,6 +146,13 @@ std::string_view NodeNoun(GraphKind kind);
 std::vector<uint32_t> CountNodeUsers(const Graph& g);
 // Marks nodes from which some output is reachable.
 std::vector<bool> ReachesOutput(const Graph& g);
+// Marks `nodes` (indices into g, those out of range ignored): a node list
+// as a set a pass over the graph can ask of.
+std::vector<bool> NodeSet(const Graph& g, const std::vector<uint32_t>& nodes);
+// The attribute of `n` whose key is `key` (an id of n's graph's pool, found
+// once with StringPool::Find), or null; always null for an empty key. One id
+// to compare per attribute, where Graph::attr compares strings.
+const Attr* AttrWithKey(const Node& n, StrId key);
 // "40 aten::expand, 40 prim::Constant" from an op -> count list, largest first.
 std::string JoinOpCounts(std::vector<std::pair<std::string, int64_t>> counts,
                          size_t max_items, bool signed_counts);

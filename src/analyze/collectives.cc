@@ -55,8 +55,7 @@ void CountCalleeOps(std::string_view ops, int64_t* total, std::map<std::string, 
 // caches, per op id, whether the op is one (-1 not asked yet): a
 // symbolic_trace graph has an op per module call, and asking by name reads
 // each of them again and overflows the name memo of FactsOf.
-// `callee_ops` is the id of that attribute key in g's pool (empty when no
-// node has it): one id to compare per attribute, not a string.
+// `callee_ops` is the id of that attribute key in g's pool (AttrWithKey).
 int64_t NodeCollectives(const Graph& g, const Node& n, StrId callee_ops, StrIdMap<int8_t>* known,
                         std::map<std::string, int64_t>* counts) {
   int64_t total = 0;
@@ -67,14 +66,7 @@ int64_t NodeCollectives(const Graph& g, const Node& n, StrId callee_ops, StrIdMa
     ++(*counts)[std::string(kind)];
     ++total;
   }
-  if (!callee_ops.empty()) {
-    for (const Attr& a : n.attrs) {
-      if (a.key == callee_ops) {
-        CountCalleeOps(g.str(a.value), &total, counts);
-        break;
-      }
-    }
-  }
+  if (const Attr* ops = AttrWithKey(n, callee_ops)) CountCalleeOps(g.str(ops->value), &total, counts);
   return total;
 }
 

@@ -84,10 +84,7 @@ void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
   // New dead code: dead on the right and either new, or live on the left.
   std::vector<bool> own;
   const std::vector<bool>& left_live = Live(c.left, c.left_live, &own);
-  std::vector<bool> candidate(c.right.nodes.size(), false);
-  for (uint32_t i : c.alignment.right_only) {
-    if (i < candidate.size()) candidate[i] = true;
-  }
+  std::vector<bool> candidate = NodeSet(c.right, c.alignment.right_only);
   for (const NodePair& p : c.alignment.pairs) {
     if (p.right < candidate.size() && p.left < left_live.size() && left_live[p.left]) {
       candidate[p.right] = true;

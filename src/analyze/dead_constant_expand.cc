@@ -78,10 +78,7 @@ void Report(const Graph& g, const std::vector<uint32_t>& nodes, std::optional<Si
 }  // namespace
 
 void FindDeadConstantExpands(const PairContext& c, std::vector<Finding>* out) {
-  std::vector<bool> right_only(c.right.nodes.size(), false);
-  for (uint32_t i : c.alignment.right_only) {
-    if (i < right_only.size()) right_only[i] = true;
-  }
+  const std::vector<bool> right_only = NodeSet(c.right, c.alignment.right_only);
   Report(c.right, DeadExpands(c.right, &right_only), c.new_side(), c.label, c.mirrored, out);
 }
 

@@ -15,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/types/span.h"
 #include "align/hash.h"
 #include "analyze/analyze.h"
 #include "fmt/format.h"
@@ -253,7 +254,7 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::opti
   for (const DuplicateGroup& grp : groups) {
     // The copy the others repeat: the first that is not itself a new copy.
     uint32_t original = grp.members[0];
-    std::vector<uint32_t> copies(grp.members.begin() + 1, grp.members.end());
+    absl::Span<const uint32_t> copies = absl::MakeConstSpan(grp.members).subspan(1);
     if (!grp.added.empty()) {
       copies = grp.added;
       for (uint32_t m : grp.members) {
@@ -295,10 +296,7 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::opti
 void FindNewDuplicates(const PairContext& c, std::vector<Finding>* out) {
   // A new duplicate has a member only the right has; none, nothing to find.
   if (c.alignment.right_only.empty()) return;
-  std::vector<bool> right_only(c.right.nodes.size(), false);
-  for (uint32_t i : c.alignment.right_only) {
-    if (i < right_only.size()) right_only[i] = true;
-  }
+  const std::vector<bool> right_only = NodeSet(c.right, c.alignment.right_only);
   std::vector<DuplicateGroup> groups =
       FindGroups(c.right, c.options.duplicate_min_ops, &right_only);
   // What is new is the copies the right adds: a computation done 500 times

@@ -100,6 +100,22 @@ std::vector<uint32_t> CountNodeUsers(const Graph& g) {
   return users;
 }
 
+std::vector<bool> NodeSet(const Graph& g, const std::vector<uint32_t>& nodes) {
+  std::vector<bool> in(g.nodes.size(), false);
+  for (uint32_t i : nodes) {
+    if (i < in.size()) in[i] = true;
+  }
+  return in;
+}
+
+const Attr* AttrWithKey(const Node& n, StrId key) {
+  if (key.empty()) return nullptr;
+  for (const Attr& a : n.attrs) {
+    if (a.key == key) return &a;
+  }
+  return nullptr;
+}
+
 std::vector<bool> ReachesOutput(const Graph& g) {
   std::vector<bool> live(g.nodes.size(), false);
   for (ValueRef v : g.outputs) {
@@ -110,13 +126,6 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   // Attribute keys are interned, so the ROOT flag is one id to compare (no
   // id at all when no node carries it) instead of a string per attribute.
   const StrId root = g.strings.Find("ROOT");
-  auto is_root = [&](const Node& n) {
-    if (root.empty()) return false;
-    for (const Attr& a : n.attrs) {
-      if (a.key == root) return true;
-    }
-    return false;
-  };
   // Asked once per op, not per node: the memo behind HasSideEffects hashes
   // the op's text, and a graph has many nodes per op.
   StrIdMap<int8_t> effects(g, -1);
@@ -125,7 +134,7 @@ std::vector<bool> ReachesOutput(const Graph& g) {
     if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
     int8_t& e = effects[n.op];
     if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
-    if (e == 1 || is_root(n)) live[i] = true;
+    if (e == 1 || AttrWithKey(n, root) != nullptr) live[i] = true;
   }
   // Nodes are topologically ordered, so one backward sweep suffices.
   for (size_t i = g.nodes.size(); i-- > 0;) {

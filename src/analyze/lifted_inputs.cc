@@ -39,10 +39,7 @@ struct InputSet {
 InputSet Collect(const Graph& g, const Graph& other, const std::vector<uint32_t>& only,
                  const std::vector<std::pair<uint32_t, uint32_t>>& matched,
                  Side side, std::string_view note) {
-  std::vector<bool> is_only(g.nodes.size(), false);
-  for (uint32_t i : only) {
-    if (i < is_only.size()) is_only[i] = true;
-  }
+  std::vector<bool> is_only = NodeSet(g, only);
   for (const auto& [mine, theirs] : matched) {
     if (mine < is_only.size() && theirs < other.nodes.size() &&
         other.nodes[theirs].kind == NodeKind::kGetAttr) {
@@ -97,14 +94,8 @@ void FindLiftedInputs(const PairContext& c, std::vector<Finding>* out) {
   size_t li = c.left.inputs.size(), ri = c.right.inputs.size();
   // Only the pairs of inputs: Collect asks of no other node, and a big graph
   // has a million pairs and few inputs.
-  auto inputs_of = [](const Graph& g) {
-    std::vector<bool> is_input(g.nodes.size(), false);
-    for (uint32_t i : g.inputs) {
-      if (i < is_input.size()) is_input[i] = true;
-    }
-    return is_input;
-  };
-  const std::vector<bool> left_input = inputs_of(c.left), right_input = inputs_of(c.right);
+  const std::vector<bool> left_input = NodeSet(c.left, c.left.inputs);
+  const std::vector<bool> right_input = NodeSet(c.right, c.right.inputs);
   std::vector<std::pair<uint32_t, uint32_t>> right_left, left_right;
   for (const NodePair& p : c.alignment.pairs) {
     if (p.right < right_input.size() && right_input[p.right]) {

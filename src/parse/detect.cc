@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "fmt/format.h"
 #include "graphdiff/parse.h"
 #include "parse/error.h"
@@ -58,42 +57,13 @@ bool HoldsFxGraph(std::string_view text, const Detection& detection) {
   return detection.whole ? detection.fx_forward : HasFxForward(text);
 }
 
-// A parse error of `source` as a warning at the error's own place: its text
-// without the leading `source:line:col:` (ParseError's), which the warning's
-// fields carry. A file repeated in a dump takes a copy of the first one's
-// warnings under its own name (RepeatedFiles): a path inside the text would
-// still name the first.
-void AddErrorAsWarning(std::string_view source, std::string_view what,
-                       std::string_view error, const ParseOptions& options,
-                       std::vector<Diagnostic>* warnings) {
-  uint32_t line = 1, column = 1;
-  std::string_view rest = error;
-  if (rest.size() > source.size() && rest.substr(0, source.size()) == source &&
-      rest[source.size()] == ':') {
-    std::string_view at = rest.substr(source.size() + 1);
-    const size_t colon = at.find(':');
-    const size_t second = colon == std::string_view::npos ? colon : at.find(':', colon + 1);
-    uint32_t l = 0, c = 0;
-    if (second != std::string_view::npos &&
-        absl::SimpleAtoi(AbslSv(at.substr(0, colon)), &l) &&
-        absl::SimpleAtoi(AbslSv(at.substr(colon + 1, second - colon - 1)), &c)) {
-      line = l;
-      column = c;
-      rest = at.substr(second + 1);
-      if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
-    }
-  }
-  AddWarning(warnings, options.max_warnings, source, line, column,
-             fmt::format("{}: {}", what, rest));
-}
-
 void AddFxGraphs(std::string_view text, bool holds_fx, std::string_view source,
                  const ParseOptions& options, ParsedText* out) {
   if (!holds_fx) return;
   absl::StatusOr<std::vector<Graph>> fx = ParseFxCode(text, source, options, &out->warnings);
   if (!fx.ok()) {
-    AddErrorAsWarning(source, "the FX graph in this log was not read",
-                      StdSv(fx.status().message()), options, &out->warnings);
+    AddParseErrorAsWarning(&out->warnings, options.max_warnings, source,
+                           "the FX graph in this log was not read", StdSv(fx.status().message()));
     return;
   }
   for (Graph& g : *fx) out->graphs.push_back(std::move(g));

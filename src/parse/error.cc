@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "absl/strings/numbers.h"
 #include "fmt/format.h"
+#include "util/absl_sv.h"
 
 namespace graphdiff {
 namespace {
@@ -96,6 +98,29 @@ void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
   if (warnings->size() >= max_warnings) return CountBeyond(warnings, source, 1);
   warnings->push_back(
       Diagnostic{std::string(source), line, column, std::string(message), 1});
+}
+
+void AddParseErrorAsWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
+                            std::string_view source, std::string_view what,
+                            std::string_view error) {
+  uint32_t line = 1, column = 1;
+  std::string_view rest = error;
+  if (rest.size() > source.size() && rest.substr(0, source.size()) == source &&
+      rest[source.size()] == ':') {
+    std::string_view at = rest.substr(source.size() + 1);
+    const size_t colon = at.find(':');
+    const size_t second = colon == std::string_view::npos ? colon : at.find(':', colon + 1);
+    uint32_t l = 0, c = 0;
+    if (second != std::string_view::npos &&
+        absl::SimpleAtoi(AbslSv(at.substr(0, colon)), &l) &&
+        absl::SimpleAtoi(AbslSv(at.substr(colon + 1, second - colon - 1)), &c)) {
+      line = l;
+      column = c;
+      rest = at.substr(second + 1);
+      if (!rest.empty() && rest[0] == ' ') rest.remove_prefix(1);
+    }
+  }
+  AddWarning(warnings, max_warnings, source, line, column, fmt::format("{}: {}", what, rest));
 }
 
 bool NoWarningSince(const std::vector<Diagnostic>* warnings, size_t max_warnings,

@@ -50,6 +50,15 @@ absl::Status ParseError(std::string_view source, std::string_view text,
 void AddWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
                 std::string_view source, uint32_t line, uint32_t column,
                 std::string_view message);
+// A parse error of `source` (ParseError's text) as a warning, "what: the
+// error", at the error's own line and column: its text without the leading
+// `source:line:col:`, which the warning's fields carry. A file repeated in a
+// dump takes a copy of the first one's warnings under its own name
+// (RepeatedFiles): a path inside the text would still name the first. Text
+// that does not start so is quoted whole, at line 1.
+void AddParseErrorAsWarning(std::vector<Diagnostic>* warnings, size_t max_warnings,
+                            std::string_view source, std::string_view what,
+                            std::string_view error);
 // Whether no warning was added to `warnings` (null: none are kept) since
 // it held `mark` of them, as far as the list can tell: at the limit a
 // warning is only tallied, or dropped when none are allowed, so the answer
