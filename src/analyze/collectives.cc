@@ -66,7 +66,9 @@ int64_t NodeCollectives(const Graph& g, const Node& n, StrId callee_ops, StrIdMa
     ++(*counts)[std::string(kind)];
     ++total;
   }
-  if (const Attr* ops = AttrWithKey(n, callee_ops)) CountCalleeOps(g.str(ops->value), &total, counts);
+  if (const Attr* ops = AttrWithKey(n, callee_ops)) {
+    CountCalleeOps(g.str(ops->value), &total, counts);
+  }
   return total;
 }
 

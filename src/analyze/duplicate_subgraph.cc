@@ -270,7 +270,9 @@ void Report(const Graph& g, const std::vector<DuplicateGroup>& groups, std::opti
         fmt::format("computed {} times ({} ops repeated by each copy)", grp.members.size(),
                     grp.ops)));
     const std::string same = fmt::format("same computation as {}", NodeName(g, original));
-    for (uint32_t m : copies) f.evidence.push_back(CappedEvidence(f, max_evidence, g, m, side, same));
+    for (uint32_t m : copies) {
+      f.evidence.push_back(CappedEvidence(f, max_evidence, g, m, side, same));
+    }
   }
   f.title = fmt::format("{} of {} computation{}{}{}", Plural(f.count, "redundant copy",
                                                           "redundant copies"),
