@@ -5,12 +5,15 @@
 // number of pieces: graphs in order, names, source lines, record indexes,
 // warnings (and their tally) and errors.
 #include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "graphdiff/parse.h"
+#include "parse/fx_lexer.h"
 #include "parse/fx_unwrap.h"
+#include "parse/line_starts.h"
 #include "parse/parse_parallel.h"
 #include "testing/model_text.h"
 #include "testing/streamed_parse.h"
@@ -163,6 +166,76 @@ TEST(TextParallelTest, HloCutsFallOnModules) {
     EXPECT_EQ(text[cuts[i] - 1], '\n');
     EXPECT_EQ(text.substr(cuts[i], 10), "HloModule ");
   }
+}
+
+// Lines of every kind a cut search must weigh: indented code, blank and
+// blank-looking lines, CRLF, column-0 lines of each format, banners and
+// backslash continuations before them, log prefixes, `HloModule` indented
+// or inside a line. Lengths vary so lines cross the scan's 16-byte steps.
+std::string RandomCutText(std::mt19937& rng) {
+  static const char* const kLines[] = {
+      "    x = torch.relu(y)",  "        z = a + b;  a = None", "", "   ", "\t\tq = 1",
+      "def forward(self, x):",  "class GraphModule(torch.nn.Module):", "===== graph =====",
+      "y = x + \\",           "\r", "  HloModule m, entry=e", "HloModule m2",
+      "  %a = f32[2] add(%b, %c) // HloModule inside", "ENTRY %e {", "}",
+      "[rank0]:    w = v", "I1207 12:00:00.000000 1 log.py:1] def forward(self):",
+      "\f", "x", "#", "[ScheduleSyncTensorsGraph]", "IR {", "  %0 = f32[] prim::Constant()",
+      "[ScheduleSyncTensorsGraph] TensorsGraphInfo:"};
+  std::uniform_int_distribution<size_t> pick(0, std::size(kLines) - 1);
+  std::uniform_int_distribution<size_t> pad(0, 40);
+  std::string text;
+  const size_t lines = std::uniform_int_distribution<size_t>(0, 200)(rng);
+  for (size_t i = 0; i < lines; ++i) {
+    std::string line = kLines[pick(rng)];
+    if (!line.empty() && line[0] == ' ' && rng() % 2) line += std::string(pad(rng), 'a');
+    text += line;
+    if (rng() % 8 == 0) text += '\r';
+    text += '\n';
+  }
+  if (rng() % 2 && !text.empty()) text.pop_back();  // no final line break
+  return text;
+}
+
+TEST(TextParallelTest, SkippingToLikelyLinesFindsTheLineByLineCuts) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 3000; ++round) {
+    const std::string text = RandomCutText(rng);
+    for (size_t pieces : {2, 3, 7, 40}) {
+      // Each format's rule, with its skip and line by line.
+      for (const CutLine& rule : {FxCutRule(), HloCutRule(), SaveFileCutRule()}) {
+        ASSERT_NE(rule.skip, nullptr);
+        ASSERT_EQ(LineCuts(text, pieces, rule), LineCuts(text, pieces, CutLine(rule.is_cut)))
+            << pieces << " pieces of\n" << text;
+      }
+      // Any rule that cuts only at column 0 may skip the indented lines.
+      auto unindented = +[](std::string_view line, std::string_view previous) {
+        return !line.empty() && line[0] != ' ' && line[0] != '\t' &&
+               (previous.empty() || previous.back() != ';');
+      };
+      ASSERT_EQ(LineCuts(text, pieces, CutLine(unindented, NextUnindentedLine)),
+                LineCuts(text, pieces, CutLine(unindented)))
+          << pieces << " pieces of\n" << text;
+    }
+  }
+}
+
+TEST(TextParallelTest, NextUnindentedLineAcrossTheScansSteps) {
+  for (size_t indent = 0; indent < 40; ++indent) {
+    for (size_t first = 0; first < 20; ++first) {
+      std::string text(first, 'a');
+      text += '\n';
+      const size_t second = text.size();
+      text += std::string(indent, ' ') + "b\n";
+      const size_t third = text.size();
+      text += "c";
+      EXPECT_EQ(NextUnindentedLine(text, 0), first == 0 ? (indent == 0 ? second : third) : 0);
+      EXPECT_EQ(NextUnindentedLine(text, second), indent == 0 ? second : third);
+      EXPECT_EQ(NextUnindentedLine(text, third), third);
+      EXPECT_EQ(NextUnindentedLine(text, text.size()), text.size());
+    }
+  }
+  EXPECT_EQ(NextUnindentedLine(std::string(100, ' '), 0), 100u);
+  EXPECT_EQ(NextUnindentedLine(std::string(100, '\n'), 0), 100u);
 }
 
 TEST(TextParallelTest, EveryFxDumpOfTestdataParsesTheSameInPieces) {

@@ -5,10 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
+#include "parse/line_starts.h"
 #include "parse/lines.h"
 #include "parse/parse_parallel.h"
 
@@ -290,37 +287,6 @@ size_t RankTagLength(std::string_view line) {
   return p;
 }
 
-// Calls f(offset) for the start of every line whose first byte is not a
-// space, tab or line break, in order, until f returns false. Only such a
-// line can start with a prefix or a rank tag, and in most dumps nearly every
-// line is indented: sixteen bytes a step instead of a memchr call a line,
-// which was a tenth of reading an IR graph.
-template <typename F>
-void ForEachUnindentedLine(std::string_view text, F f) {
-  const char* const d = text.data();
-  const size_t n = text.size();
-  auto unindented = [&](size_t p) {
-    return p < n && d[p] != ' ' && d[p] != '\t' && d[p] != '\n';
-  };
-  if (unindented(0) && !f(size_t{0})) return;
-  size_t i = 0;
-#if defined(__SSE2__)
-  const __m128i newline = _mm_set1_epi8('\n');
-  for (; i + 16 <= n; i += 16) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + i));
-    unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, newline)));
-    while (mask != 0) {
-      const size_t start = i + static_cast<size_t>(__builtin_ctz(mask)) + 1;
-      mask &= mask - 1;
-      if (unindented(start) && !f(start)) return;
-    }
-  }
-#endif
-  for (; i < n; ++i) {
-    if (d[i] == '\n' && unindented(i + 1) && !f(i + 1)) return;
-  }
-}
-
 // The line starting at `start`, without its line break.
 std::string_view LineAt(std::string_view text, size_t start) {
   const void* nl = std::memchr(text.data() + start, '\n', text.size() - start);
@@ -380,7 +346,7 @@ LogPrefixSurvey SurveyLogPrefixes(std::string_view text, const TaskRunner* runne
   std::vector<size_t> bounds =
       runner == nullptr ? std::vector<size_t>{0}
                         : LineCuts(text, PieceCount(text, *runner),
-                                   [](std::string_view, std::string_view) { return true; });
+                                   +[](std::string_view, std::string_view) { return true; });
   bounds.push_back(text.size());
   std::vector<LogPrefixCount> parts(bounds.size() - 1);
   auto survey = [&](size_t p) {

@@ -86,11 +86,29 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
                                                          const GraphStream& stream,
                                                          bool* strip = nullptr);
 
+// Where a format's text may be cut. `is_cut(line, last non-blank line
+// before it)` decides for a line (without its line break). `skip`, when
+// set, is the start of the first line at or after `pos` (a line start) that
+// is_cut could take, text.size() when none: the lines it passes are never
+// cuts. A text of one big graph has no cut, and the search for one read
+// every line after the first cut's place when the format's cuts are rare
+// lines that a scan for them finds at memory speed.
+struct CutLine {
+  using IsCut = bool (*)(std::string_view line, std::string_view previous);
+  using Skip = size_t (*)(std::string_view text, size_t pos);
+  CutLine(IsCut is_cut, Skip skip = nullptr) : is_cut(is_cut), skip(skip) {}  // NOLINT
+  IsCut is_cut;
+  Skip skip;
+};
+
 // Offsets of at most `pieces` - 1 lines, near equal steps through `text`,
-// where `is_cut(line, last non-blank line before it)` holds (lines without
-// their line break); sorted, the first is 0.
-using CutLine = bool (*)(std::string_view line, std::string_view previous);
-std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut);
+// where `rule` cuts; sorted, the first is 0.
+std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine rule);
+
+// The rules FxCodeCuts, HloTextCuts and SaveFileCuts cut by.
+CutLine FxCutRule();
+CutLine HloCutRule();
+CutLine SaveFileCutRule();
 
 // How many pieces `runner` cuts `text` into: at most runner.pieces, each of
 // at least runner.min_piece_bytes.

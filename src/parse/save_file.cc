@@ -17,6 +17,7 @@
 #include "graphdiff/parse.h"
 #include "parse/error.h"
 #include "parse/ir_text.h"
+#include "parse/line_starts.h"
 #include "parse/lines.h"
 #include "parse/log_prefix.h"
 #include "parse/parse_parallel.h"
@@ -119,6 +120,8 @@ bool IsCutLine(std::string_view line, std::string_view previous) {
   if (line.front() == '[') return IsRecordHeader(line);
   return line.front() == 'I' && IsIrBlockStart(line) && Strip(previous) == "}";
 }
+// Record headers and `IR {` lines are at column 0; IR lines are indented.
+const CutLine kSaveFileCut(IsCutLine, NextUnindentedLine);
 
 // Errors from a parser that saw only a record's body count lines from the
 // body; this makes them count from the file.
@@ -904,14 +907,16 @@ absl::StatusOr<std::vector<Graph>> ParseInPieces(std::string_view text, std::str
                                                  const ParseOptions& options,
                                                  std::vector<Diagnostic>* warnings,
                                                  const TaskRunner& runner, bool* strip) {
-  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsCutLine);
+  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, kSaveFileCut);
   return ParsePieces(text, source, options, warnings, runner, pieces, nullptr, strip);
 }
 
 }  // namespace
 
+CutLine SaveFileCutRule() { return kSaveFileCut; }
+
 std::vector<size_t> SaveFileCuts(std::string_view text, size_t pieces) {
-  return LineCuts(text, pieces, IsCutLine);
+  return LineCuts(text, pieces, kSaveFileCut);
 }
 
 absl::StatusOr<std::vector<Graph>> ParseSaveFileParallel(std::string_view text,
@@ -932,7 +937,7 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
                                                          bool* strip) {
   const size_t count = StreamPieceCount(text, runner);
   if (count < 2) return ParseInPieces(text, source, options, warnings, runner, strip);
-  TextPieces pieces = CutTextUnnumbered(text, count, options, IsCutLine);
+  TextPieces pieces = CutTextUnnumbered(text, count, options, kSaveFileCut);
   return ParsePieces(text, source, options, warnings, runner, pieces, &stream, strip);
 }
 

@@ -17,6 +17,7 @@
 #include "parse/error.h"
 #include "parse/fx_unwrap.h"
 #include "parse/hlo_module.h"
+#include "parse/line_starts.h"
 #include "parse/parse_parallel.h"
 
 namespace graphdiff {
@@ -28,6 +29,21 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 bool IsBlankLine(std::string_view line) {
   return line.find_first_not_of(" \t\r\f") == std::string_view::npos;
+}
+
+// The last non-blank line of `lines` (whole lines, the last one's break
+// optional), without its line break; `fallback` when all are blank.
+std::string_view LastNonBlankLine(std::string_view lines, std::string_view fallback) {
+  if (!lines.empty() && lines.back() == '\n') lines.remove_suffix(1);
+  while (!lines.empty()) {
+    const size_t nl = lines.rfind('\n');
+    std::string_view line = nl == std::string_view::npos ? lines : lines.substr(nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!IsBlankLine(line)) return line;
+    if (nl == std::string_view::npos) break;
+    lines = lines.substr(0, nl);
+  }
+  return fallback;
 }
 
 // A line the FX parse reads at column 0 once the log prefix is off
@@ -62,6 +78,19 @@ bool IsHloCut(std::string_view line, std::string_view) {
          (line.size() == 9 || line[9] == ' ' || line[9] == '\t' || line[9] == '\r' ||
           line[9] == ',');
 }
+
+// Only a line at column 0 can be an FX cut: after a blank the log prefix
+// is empty and the indent is not.
+const CutLine kFxCut(IsFxCut, NextUnindentedLine);
+
+// The start of the line holding the next `HloModule` at or after `pos`.
+size_t NextHloModuleLine(std::string_view text, size_t pos) {
+  const size_t at = text.find("HloModule", pos);
+  if (at == std::string_view::npos) return text.size();
+  const size_t nl = text.rfind('\n', at);
+  return nl == std::string_view::npos || nl < pos ? pos : nl + 1;
+}
+const CutLine kHloCut(IsHloCut, NextHloModuleLine);
 
 // `warnings` followed by the pieces' lists, as one parser adding them in
 // that order under `max_warnings` would have left them; false when a tally
@@ -123,16 +152,16 @@ void NumberWave(std::string_view text, size_t first, size_t m, const TaskRunner&
 }  // namespace
 
 TextPieces CutText(std::string_view text, const ParseOptions& options, const TaskRunner& runner,
-                   CutLine is_cut) {
-  TextPieces out = CutTextUnnumbered(text, PieceCount(text, runner), options, is_cut);
+                   CutLine rule) {
+  TextPieces out = CutTextUnnumbered(text, PieceCount(text, runner), options, rule);
   NumberWave(text, 0, out.count(), runner, &out);
   return out;
 }
 
 TextPieces CutTextUnnumbered(std::string_view text, size_t pieces, const ParseOptions& options,
-                             CutLine is_cut) {
+                             CutLine rule) {
   TextPieces out;
-  out.bounds = LineCuts(text, pieces, is_cut);
+  out.bounds = LineCuts(text, pieces, rule);
   out.first_line.assign(out.bounds.size(), 0);
   out.first_line[0] = 1;
   out.bounds.push_back(text.size());
@@ -198,7 +227,7 @@ size_t PredictGraphCount(size_t span, size_t first_bytes, size_t max_graphs) {
   return std::min(predicted + predicted / 4 + 16, max_graphs);
 }
 
-std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cut) {
+std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine rule) {
   std::vector<size_t> cuts{0};
   if (pieces < 2) return cuts;
   const size_t step = text.size() / pieces;
@@ -213,11 +242,17 @@ std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cu
     std::string_view previous = text.substr(prev_begin, nl - prev_begin);
     size_t pos = nl + 1;
     while (pos < text.size()) {
+      if (rule.skip != nullptr) {
+        const size_t next = rule.skip(text, pos);
+        previous = LastNonBlankLine(text.substr(pos, next - pos), previous);
+        pos = next;
+        if (pos >= text.size()) break;
+      }
       size_t end = text.find('\n', pos);
       if (end == std::string_view::npos) end = text.size();
       std::string_view line = text.substr(pos, end - pos);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (is_cut(line, previous)) break;
+      if (rule.is_cut(line, previous)) break;
       if (!IsBlankLine(line)) previous = line;
       pos = end + 1;
     }
@@ -227,12 +262,15 @@ std::vector<size_t> LineCuts(std::string_view text, size_t pieces, CutLine is_cu
   return cuts;
 }
 
+CutLine FxCutRule() { return kFxCut; }
+CutLine HloCutRule() { return kHloCut; }
+
 std::vector<size_t> FxCodeCuts(std::string_view text, size_t pieces) {
-  return LineCuts(text, pieces, IsFxCut);
+  return LineCuts(text, pieces, kFxCut);
 }
 
 std::vector<size_t> HloTextCuts(std::string_view text, size_t pieces) {
-  return LineCuts(text, pieces, IsHloCut);
+  return LineCuts(text, pieces, kHloCut);
 }
 
 namespace {
@@ -278,7 +316,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeParallel(std::string_view text,
                                                        std::vector<Diagnostic>* warnings,
                                                        const TaskRunner& runner,
                                                        FxLineTally* tally) {
-  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, IsFxCut);
+  TextPieces pieces = CutTextUnnumbered(text, PieceCount(text, runner), options, kFxCut);
   const size_t n = pieces.count();
   if (n < 2 || FxTextIsEmpty(text)) {
     return ParseFxCodeCounted(text, source, options, warnings, tally);
@@ -326,7 +364,7 @@ absl::StatusOr<std::vector<Graph>> ParseFxCodeStreamed(std::string_view text,
   if (count < 2 || FxTextIsEmpty(text)) {
     return ParseFxCodeParallel(text, source, options, warnings, runner, tally);
   }
-  TextPieces pieces = CutTextUnnumbered(text, count, options, IsFxCut);
+  TextPieces pieces = CutTextUnnumbered(text, count, options, kFxCut);
   const size_t n = pieces.count();
   if (n < 2) return ParseFxCodeParallel(text, source, options, warnings, runner, tally);
   const size_t wave = std::max<size_t>(1, runner.pieces);
@@ -377,7 +415,7 @@ absl::StatusOr<std::vector<Graph>> ParseHloTextParallel(std::string_view text,
                                                         const ParseOptions& options,
                                                         std::vector<Diagnostic>* warnings,
                                                         const TaskRunner& runner) {
-  const TextPieces pieces = CutText(text, options, runner, IsHloCut);
+  const TextPieces pieces = CutText(text, options, runner, kHloCut);
   const size_t n = pieces.count();
   if (n < 2) return ParseHloText(text, source, options, warnings);
   // The one-piece parse outlines every module before it builds any: its
