@@ -138,7 +138,7 @@ TEST_P(PartitionTest, CellsAreTheCoarsestStableColouring) {
       st.Match(l, r, align::MatcherId::kAnchor);
     }
   }
-  if (n1 > 0 && st.free(1, n1 - 1)) st.covered[1][n1 - 1] = 1;
+  if (n1 > 0 && st.free(1, n1 - 1)) st.Cover(1, n1 - 1);
   // Starting keys from the op class only: refinement has work to do.
   const Colours key = ClassKeys(st);
   align::JointPartition p(st, key);

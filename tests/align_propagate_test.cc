@@ -97,7 +97,7 @@ TEST_P(PropagationMemoTest, SkippingQuietPairsChangesNothing) {
         const uint32_t r = static_cast<uint32_t>(same() % n1);
         if (!st.free(0, l) || !st.free(1, r)) continue;
         if (k == 3) {
-          st.covered[1][r] = 1;
+          st.Cover(1, r);
         } else if (st.side[0].cls[l] == st.side[1].cls[r]) {
           st.Match(l, r, align::MatcherId::kPosition);
         }

@@ -422,7 +422,7 @@ class ChainAligner {
       }
       st_.MatchSided(ms_, c[i], root, MatcherId::kRelaxed);
       auto cover = [&](uint32_t x) {
-        st_.covered[as_][x] = 1;
+        st_.Cover(as_, x);
         if (ms_ == 0) {
           st_.extra.emplace_back(c[i], x);
         } else {

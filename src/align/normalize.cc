@@ -234,6 +234,7 @@ absl::Status Normalizer::Run(const Graph& left, const Graph& right,
     state.map[s].assign(g.nodes.size(), kNone);
     state.how[s].assign(g.nodes.size(), MatcherId::kNone);
     state.covered[s].assign(g.nodes.size(), 0);
+    state.taken[s].assign((g.nodes.size() + 63) / 64, 0);
   });
   for (const absl::Status& st : status) {
     if (!st.ok()) return st;

@@ -9,6 +9,7 @@
 
 #include "align/matchers.h"
 #include "align/roles.h"
+#include "util/prefetch.h"
 
 namespace graphdiff::align {
 namespace {
@@ -17,7 +18,17 @@ void FreeUsers(const State& st, int s, uint32_t v, std::vector<Role>* out) {
   out->clear();
   const SideView& view = st.side[s];
   const std::vector<uint64_t>& fp = st.fp[s].bottom_up;
-  for (const Use& u : view.users(v)) {
+  const absl::Span<const Use> users = view.users(v);
+  // A hub's users lie all over the graph, each a cache miss in two arrays:
+  // the reads of the users ahead are started while this one is read.
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < users.size(); ++i) {
+    if (i + kAhead < users.size() && st.free(s, users[i + kAhead].user)) {
+      const uint32_t ahead = users[i + kAhead].user;
+      PrefetchForRead(&view.cls[ahead]);
+      if (!fp.empty()) PrefetchForRead(&fp[ahead]);
+    }
+    const Use& u = users[i];
     if (!st.free(s, u.user)) continue;
     out->push_back({view.cls[u.user], u.pos, u.output,
                     fp.empty() ? 0 : fp[u.user], u.user});

@@ -228,7 +228,7 @@ bool Decompose(State& st, const std::vector<uint8_t> (&is_output)[2], Regions (&
     for (uint32_t i = reg[many].begin[region]; i < reg[many].begin[region + 1]; ++i) {
       uint32_t x = reg[many].members[i];
       if (x == root) continue;
-      st.covered[many][x] = 1;
+      st.Cover(many, x);
       if (one == 0) {
         st.extra.emplace_back(single, x);
       } else {

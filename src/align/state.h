@@ -102,7 +102,7 @@ struct State {
   SideView side[2];
   std::vector<uint32_t> map[2];    // primary counterpart or kNone
   std::vector<MatcherId> how[2];   // matcher of the primary pair
-  std::vector<uint8_t> covered[2]; // part of a one-to-many pair
+  std::vector<uint8_t> covered[2]; // part of a one-to-many pair (set by Cover)
   // Decomposition pairs besides the primary map: (left, right).
   std::vector<std::pair<uint32_t, uint32_t>> extra;
   Fingerprints fp[2];       // of the latest anchor level
@@ -132,8 +132,18 @@ struct State {
   absl::flat_hash_map<uint32_t, Quiet> quiet;
   uint32_t fp_generation = 0;  // bumped whenever fp is recomputed
 
-  bool free(int s, uint32_t v) const {
-    return map[s][v] == kNone && !covered[s][v];
+  // Nodes no longer free, a bit each: set by Match and Cover, never
+  // cleared. free() is asked of every neighbour of every pair propagation
+  // visits, and a hub's users lie all over a big graph; map and covered
+  // take five bytes a node, out of cache, where the bits of a million
+  // nodes stay in it.
+  std::vector<uint64_t> taken[2];
+
+  bool free(int s, uint32_t v) const { return !((taken[s][v >> 6] >> (v & 63)) & 1); }
+  // Marks side s's node v part of a one-to-many pair.
+  void Cover(int s, uint32_t v) {
+    covered[s][v] = 1;
+    Take(s, v);
   }
   // Whether side s has a node left to pair: a sequential scan, far cheaper
   // than a matcher's pass over every pair's neighbourhood.
@@ -146,10 +156,13 @@ struct State {
   void Match(uint32_t l, uint32_t r, MatcherId id) {
     map[0][l] = r;
     map[1][r] = l;
+    Take(0, l);
+    Take(1, r);
     paired.push_back(l);
     how[0][l] = id;
     how[1][r] = id;
   }
+  void Take(int s, uint32_t v) { taken[s][v >> 6] |= uint64_t{1} << (v & 63); }
   // Match with sides given by `s`: node `a` on side s, `b` on the other.
   void MatchSided(int s, uint32_t a, uint32_t b, MatcherId id) {
     if (s == 0) {

@@ -412,14 +412,22 @@ class Guess {
       const uint32_t m = mate_[x];
       return m != kNone && !(flags_[x < n0_ ? x : m] & kDropped);
     };
-    for (const Span& cell : cells_) p_.SetAside(cell.cell, stood);
+    // The cells leave the partition while the pairs go into the state, on
+    // two threads where the aligner has them: neither reads what the other
+    // writes, and each is a pass of cache misses over every look-alike.
     size_t made = 0;
-    for (uint32_t l = 0; l < n0_; ++l) {
-      if (!stood(l)) continue;
-      st_.Match(l, mate_[l] - n0_,
-                (flags_[l] & kChosen) ? MatcherId::kSymmetry : MatcherId::kRefine);
-      ++made;
-    }
+    ForBothSides(st_.parallel, [&](int task) {
+      if (task == 0) {
+        for (const Span& cell : cells_) p_.SetAside(cell.cell, stood);
+        return;
+      }
+      for (uint32_t l = 0; l < n0_; ++l) {
+        if (!stood(l)) continue;
+        st_.Match(l, mate_[l] - n0_,
+                  (flags_[l] & kChosen) ? MatcherId::kSymmetry : MatcherId::kRefine);
+        ++made;
+      }
+    });
     return made;
   }
 
