@@ -33,24 +33,33 @@ constexpr uint64_t kTieBudgetPasses = 8;
 // their op: the copies of a block whose changed op each copy returns (three
 // `relu`s become `gelu`s) are told apart past the change by where their
 // outputs sit.
-void TieDepths(const State& st, bool shape_only, std::vector<Candidate>& edges) {
-  std::vector<uint64_t> cur[2], next[2];
+void TieDepths(State& st, bool shape_only, std::vector<Candidate>& edges) {
+  // Only free nodes change colour: a paired node's is its pair's, a
+  // covered one's its own, worked out where it is read. The free nodes'
+  // colours are lists found through the state's per-node index: ranking a
+  // few changed nodes' candidates in a graph of a million took two arrays
+  // of the whole graph a side, each call, fresh pages every time.
   std::vector<uint32_t> free_nodes[2];
+  std::vector<uint64_t> cur[2], next[2];
   for (int s = 0; s < 2; ++s) {
     const SideView& view = st.side[s];
-    cur[s].resize(view.size);
+    std::vector<uint32_t>& index = st.node_index[s];
+    if (index.size() != view.size) index.assign(view.size, kNone);
     for (uint32_t v = 0; v < view.size; ++v) {
-      if (st.map[s][v] != kNone) {
-        cur[s][v] = Combine(kMatchedSeed, s == 0 ? v : st.map[s][v]);
-      } else if (st.covered[s][v]) {
-        cur[s][v] = Combine(Combine(kCoveredSeed, s), v);
-      } else {
-        cur[s][v] = shape_only ? Combine(kOutputSeed, view.out_pos[v]) : LocalKey(st, s, v);
-        free_nodes[s].push_back(v);
-      }
+      if (!st.free(s, v)) continue;
+      index[v] = static_cast<uint32_t>(free_nodes[s].size());
+      free_nodes[s].push_back(v);
+      cur[s].push_back(shape_only ? Combine(kOutputSeed, view.out_pos[v]) : LocalKey(st, s, v));
     }
-    next[s] = cur[s];
+    next[s].resize(cur[s].size());
   }
+  auto colour = [&](int s, uint32_t v) {
+    const uint32_t i = st.node_index[s][v];
+    if (i != kNone) return cur[s][i];
+    const uint32_t pair = st.map[s][v];
+    return pair != kNone ? Combine(kMatchedSeed, s == 0 ? v : pair)
+                         : Combine(Combine(kCoveredSeed, s), v);
+  };
   uint64_t work = 1, total = 0;
   for (int s = 0; s < 2; ++s) {
     const SideView& view = st.side[s];
@@ -63,33 +72,39 @@ void TieDepths(const State& st, bool shape_only, std::vector<Candidate>& edges) 
   const auto rounds = static_cast<uint32_t>(std::clamp<uint64_t>(
       kTieBudgetPasses * total / work, kMinTieRounds, kMaxTieRounds));
   uint32_t Candidate::*depth = shape_only ? &Candidate::shape_depth : &Candidate::depth;
-  for (Candidate& e : edges) e.*depth = cur[0][e.left] == cur[1][e.right];
+  for (Candidate& e : edges) e.*depth = colour(0, e.left) == colour(1, e.right);
   for (uint32_t round = 1; round <= rounds; ++round) {
     bool live = false;
     for (const Candidate& e : edges) live |= e.*depth == round;
     if (!live) break;
     for (int s = 0; s < 2; ++s) {
       const SideView& view = st.side[s];
-      for (uint32_t v : free_nodes[s]) {
-        uint64_t h = cur[s][v];
+      for (size_t i = 0; i < free_nodes[s].size(); ++i) {
+        const uint32_t v = free_nodes[s][i];
+        uint64_t h = cur[s][i];
         for (const ValueRef& r : view.operands(v)) {
-          h = Combine(h, Combine(cur[s][r.node], r.output));
+          h = Combine(h, Combine(colour(s, r.node), r.output));
         }
         uint64_t users = 0;  // a sum: user order is not structure
         for (const Use& u : view.users(v)) {
-          users += Combine(Combine(cur[s][u.user], u.pos), u.output);
+          users += Combine(Combine(colour(s, u.user), u.pos), u.output);
         }
-        next[s][v] = Combine(h, users);
+        next[s][i] = Combine(h, users);
       }
-      for (uint32_t v : free_nodes[s]) cur[s][v] = next[s][v];
+      cur[s].swap(next[s]);
     }
-    for (Candidate& e : edges) e.*depth += e.*depth == round && cur[0][e.left] == cur[1][e.right];
+    for (Candidate& e : edges) {
+      e.*depth += e.*depth == round && colour(0, e.left) == colour(1, e.right);
+    }
+  }
+  for (int s = 0; s < 2; ++s) {
+    for (uint32_t v : free_nodes[s]) st.node_index[s][v] = kNone;
   }
 }
 
 }  // namespace
 
-void RankCandidates(const State& st, std::vector<Candidate>& candidates) {
+void RankCandidates(State& st, std::vector<Candidate>& candidates) {
   if (candidates.empty()) return;
   TieDepths(st, /*shape_only=*/false, candidates);
   TieDepths(st, /*shape_only=*/true, candidates);

@@ -23,7 +23,8 @@ struct Candidate {
 // Sorts best first: by score; among equal scores by how far out the two
 // nodes' surroundings agree (see candidates.cc), first with ops, then by
 // shape alone; then in an order that mirrors when the sides are swapped.
-void RankCandidates(const State& st, std::vector<Candidate>& candidates);
+// `st` is const but for its scratch index (State::node_index).
+void RankCandidates(State& st, std::vector<Candidate>& candidates);
 
 // Pairs ranked candidates best first, each while both its nodes are free.
 // With `certain_only`, a candidate that ties in rank with another for one

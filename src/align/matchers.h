@@ -28,6 +28,9 @@ class Normalizer {
 // (topological order) and outputs that name nodes of the graph. Every way
 // through Align checks it, the shortcut for graphs equal node for node too.
 absl::Status CheckAlignable(const Graph& g);
+// CheckAlignable, and when the graph passes, how many operands its nodes
+// hold.
+absl::StatusOr<size_t> CountOperandsIfAlignable(const Graph& g);
 
 // Unique-to-unique pairs of equal fingerprints at one level, tallest first,
 // each verified against already matched operands.

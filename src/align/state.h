@@ -130,6 +130,9 @@ struct State {
     uint32_t fp_generation;
   };
   absl::flat_hash_map<uint32_t, Quiet> quiet;
+  // Scratch, by node: a pass over a few nodes numbers them here and sets
+  // them back to kNone when done (or leaves it empty: sized on first use).
+  std::vector<uint32_t> node_index[2];
   uint32_t fp_generation = 0;  // bumped whenever fp is recomputed
 
   // Nodes no longer free, a bit each: set by Match and Cover, never

@@ -408,13 +408,22 @@ class Guess {
   // cell by cell: a cell of their own for each cell's pairs together, not
   // one for each pair (a million cells of fresh memory).
   size_t Accept() {
-    auto stood = [&](uint32_t x) {
-      const uint32_t m = mate_[x];
-      return m != kNone && !(flags_[x < n0_ ? x : m] & kDropped);
-    };
+    // Which elements stood, a byte each, worked out in node order: the
+    // cells list their members in no order memory follows, and asking
+    // mate_ and flags_ (nine bytes an element) member by member was a cache
+    // miss each.
+    std::vector<uint8_t> stands(n_);
+    ForBothSides(st_.parallel, [&](int s) {
+      const uint32_t begin = s == 0 ? 0 : n0_, end = s == 0 ? n0_ : n_;
+      for (uint32_t x = begin; x < end; ++x) {
+        const uint32_t m = mate_[x];
+        stands[x] = m != kNone && !(flags_[x < n0_ ? x : m] & kDropped);
+      }
+    });
+    auto stood = [&](uint32_t x) { return stands[x] != 0; };
     // The cells leave the partition while the pairs go into the state, on
     // two threads where the aligner has them: neither reads what the other
-    // writes, and each is a pass of cache misses over every look-alike.
+    // writes.
     size_t made = 0;
     ForBothSides(st_.parallel, [&](int task) {
       if (task == 0) {

@@ -98,8 +98,11 @@ class Loader {
     pool_.Add([this, shared] { Process(*shared); });
   }
 
-  // Counts a file the user named, before Run().
-  void AddRootFile() { ++root_files_; }
+  // Counts a file the user named, of `bytes` on disk, before Run().
+  void AddRootFile(uint64_t bytes) {
+    ++root_files_;
+    root_bytes_ += bytes;
+  }
 
   Side& AddSide(std::string root) {
     Side& side = sides_.emplace_back();
@@ -221,13 +224,18 @@ class Loader {
     // other files; pieces wait for a free thread like any file. Graphs
     // handed out (take_graphs) are parsed in pieces on one thread too.
     // The files the user named (a diff of two files) load at once, a thread
-    // each: one is cut for the threads the others leave it, and not at all
-    // when that is one. The search for cuts reads the text on from the first
-    // cut's place, to its end in a file of one graph, and no thread would be
-    // free to take a piece: a twentieth of a diff of two 10^6-node FX graphs
-    // on two cores.
-    const unsigned share =
-        item.is_root ? pool_.threads() / std::max<unsigned>(root_files_, 1) : pool_.threads();
+    // each: one no bigger than its share of their bytes (a tenth over) is
+    // cut only for the threads the others leave it, and not at all when that
+    // is one. The search for cuts reads the text on from the first cut's
+    // place, to its end in a file of one graph, and no thread would be free
+    // to take a piece: a twentieth of a diff of two 10^6-node FX graphs on
+    // two cores. A bigger one is cut as before: the thread of a smaller one
+    // takes its pieces once done.
+    unsigned share = pool_.threads();
+    if (item.is_root && root_files_ > 1 &&
+        uint64_t{text.size()} * 10 * root_files_ <= root_bytes_ * 11) {
+      share = std::max(1u, share / root_files_);
+    }
     TaskRunner runner;
     runner.pieces = share > 1 ? 2 * share : 1;
     runner.run = [this](size_t n, const std::function<void(size_t)>& task) {
@@ -439,6 +447,7 @@ class Loader {
   TaskPool pool_;
   const uint64_t pending_budget_;
   unsigned root_files_ = 0;  // files the user named (AddRootFile)
+  uint64_t root_bytes_ = 0;  // their bytes on disk
   std::mutex progress_mu_;
   LoadProgress progress_;
   std::mutex mu_;
@@ -490,7 +499,9 @@ absl::Status AddPath(Loader& loader, Side& side, const LoadOptions& options) {
     item.source = root;
     item.disk = root;
     item.is_root = true;
-    loader.AddRootFile();
+    std::error_code size_error;
+    const uintmax_t bytes = fs::file_size(root, size_error);
+    loader.AddRootFile(size_error ? 0 : static_cast<uint64_t>(bytes));
     loader.set_file_count(side, 1);
     loader.Queue(std::move(item));
   } else {
