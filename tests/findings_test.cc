@@ -434,6 +434,37 @@ TEST(FindingsMiss, CollectiveCountsPastInt64Saturate) {
   EXPECT_EQ(f->count, std::numeric_limits<int64_t>::max());
 }
 
+// Collectives counted by kind: one respelt (an all-reduce lowered from
+// _c10d_functional to xla) or moved is no change; one more of a kind is,
+// whatever else the graphs share.
+TEST(FindingsFalseAlarm, CollectivesOfUnchangedCountsAreNoFinding) {
+  auto graph = [](const char* first, const char* second, bool swap_order) {
+    GraphBuilder b(GraphKind::kIr, "ir.txt");
+    uint32_t x = b.Input("f32[16]");
+    uint32_t m = b.Op("aten::mul", {x, x}, "f32[16]");
+    uint32_t a = b.Op(swap_order ? second : first, {m}, "f32[16]");
+    uint32_t c = b.Op("aten::add", {a, x}, "f32[16]");
+    b.Output(b.Op(swap_order ? first : second, {c}, "f32[16]"));
+    return b.Build();
+  };
+  // The same ops, the collectives at each other's place: no op count moved.
+  DiffResult moved = Diff(graph("_c10d_functional::all_reduce", "hlo::all-gather", false),
+                          graph("_c10d_functional::all_reduce", "hlo::all-gather", true));
+  EXPECT_EQ(One(moved.findings, "collectives"), nullptr) << Titles(moved.findings);
+  // One spelling for another of the same kind: two op counts moved, the
+  // kind's did not.
+  DiffResult respelt = Diff(graph("_c10d_functional::all_reduce", "aten::relu", false),
+                            graph("xla::cross_replica_sum", "aten::relu", false));
+  EXPECT_EQ(One(respelt.findings, "collectives"), nullptr) << Titles(respelt.findings);
+  // An all-gather where a relu was: counted.
+  DiffResult added = Diff(graph("_c10d_functional::all_reduce", "aten::relu", false),
+                          graph("_c10d_functional::all_reduce", "hlo::all-gather", false));
+  const Finding* f = One(added.findings, "collectives");
+  ASSERT_NE(f, nullptr) << Titles(added.findings);
+  EXPECT_EQ(f->title, "collectives added: all-gather 0 -> 1");
+  ASSERT_EQ(f->evidence.size(), 1u);
+}
+
 TEST(FindingsMiss, CollectivesAddedOrRemoved) {
   // IR: a data-parallel step adds xla::cross_replica_sum.
   GraphBuilder l(GraphKind::kIr, "ir.txt");

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -94,7 +95,14 @@ struct Change {
 
 void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
   if (c.left.kind != c.right.kind) return;  // spellings differ between formats
-  const bool levels = CallsModules(c.left) != CallsModules(c.right);
+  // Whether one side calls modules and the other does not: a pass over
+  // both graphs, asked once and only when a pair's settings changed (most
+  // pairs of a big diff have none).
+  std::optional<bool> levels_known;
+  auto levels = [&] {
+    if (!levels_known) levels_known = CallsModules(c.left) != CallsModules(c.right);
+    return *levels_known;
+  };
   // key -> (before, after) -> nodes
   std::map<std::string, std::map<std::pair<std::string, std::string>, Change>> by_key;
   // Keys whose every change sits on a node whose type changed too: a size
@@ -109,7 +117,7 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
         c.right.nodes[p.right].kind == NodeKind::kModuleCall) {
       continue;
     }
-    if (levels && CallValues(c.left, c.left.nodes[p.left]) ==
+    if (levels() && CallValues(c.left, c.left.nodes[p.left]) ==
                       CallValues(c.right, c.right.nodes[p.right])) {
       continue;
     }

@@ -3,6 +3,7 @@
 // dead-constant-expand: expand/broadcast of a constant that no node reads;
 // at most the output list holds it. Size-0 ones are the empty statistics a
 // no-training batch norm returns when a training-style graph asks for them.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,16 +16,22 @@ namespace {
 // Nodes of `g` that are such expands, restricted to `candidates` (all nodes
 // when null).
 std::vector<uint32_t> DeadExpands(const Graph& g, const std::vector<bool>* candidates) {
-  std::vector<uint32_t> users = CountNodeUsers(g);
+  // Expands of constants first, users only if there are any: counting them
+  // is a pass over every node, and the candidates of a diff (nodes one side
+  // added) are a handful that are seldom such expands.
   std::vector<uint32_t> found;
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (candidates && !(*candidates)[i]) continue;
     const Node& n = g.nodes[i];
-    if (users[i] != 0 || !IsExpandOp(g.str(n.op)) || n.operands.empty()) continue;
+    if (n.operands.empty() || !IsExpandOp(g.str(n.op))) continue;
     ValueRef src = n.operands[0];
     if (src.node >= g.nodes.size() || g.nodes[src.node].kind != NodeKind::kConstant) continue;
     found.push_back(i);
   }
+  if (found.empty()) return found;
+  const std::vector<uint32_t> users = CountNodeUsers(g);
+  found.erase(std::remove_if(found.begin(), found.end(), [&](uint32_t i) { return users[i] != 0; }),
+              found.end());
   return found;
 }
 
