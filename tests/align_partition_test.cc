@@ -130,6 +130,8 @@ TEST_P(PartitionTest, CellsAreTheCoarsestStableColouring) {
   Sides sides(left, right);
   ASSERT_TRUE(sides.status.ok()) << sides.status;
   align::State& st = sides.st;
+  // Built on two threads, as for big graphs, or on one: the same cells.
+  st.parallel = seed % 2 == 1;
   const uint32_t n0 = st.side[0].size, n1 = st.side[1].size;
   // Some pairs made beforehand: fixed cells, which other cells still see.
   for (uint32_t l = 0; l < n0; ++l) {
@@ -172,6 +174,9 @@ void CheckGuess(const Graph& left, const Graph& right, bool same_order) {
   Sides sides(left, right);
   ASSERT_TRUE(sides.status.ok()) << sides.status;
   align::State& st = sides.st;
+  // The threads big graphs get (partition, accepted pairs): small graphs
+  // would not.
+  st.parallel = true;
   const uint32_t n0 = st.side[0].size;
   const Colours key = ClassKeys(st);
   align::JointPartition p(st, key);

@@ -121,33 +121,75 @@ JointPartition::JointPartition(const State& st, const std::vector<uint64_t>& key
   // Cells by refined key, numbered in order of first appearance, members
   // in element order: a counting sort. There are far fewer cells than
   // elements, and sorting every element's key cost more than the round.
+  // Each side numbers its keys on its own thread; the right side's then
+  // take the left's numbers, or new ones in their order: the numbering one
+  // pass over all elements gives, left elements coming first.
   const auto first_free_cell = static_cast<uint32_t>(cells_.size());
-  {
-    absl::flat_hash_map<uint64_t, uint32_t> cell_of;
-    for (uint32_t x = 0; x < n; ++x) {
+  struct SideCells {
+    absl::flat_hash_map<uint64_t, uint32_t> index;  // key -> the side's own number
+    std::vector<uint64_t> keys;                     // by the side's own number
+    std::vector<uint32_t> count;
+    std::vector<uint32_t> cell;  // the side's own number -> cell
+  };
+  SideCells side[2];
+  ForBothSides(st.parallel, [&](int s) {
+    const uint32_t begin = s == 0 ? 0 : n0_, end = s == 0 ? n0_ : n;
+    SideCells& mine = side[s];
+    for (uint32_t x = begin; x < end; ++x) {
       if (fixed_[x]) continue;
       const auto [it, added] =
-          cell_of.try_emplace(elem_[x].sig, static_cast<uint32_t>(cells_.size()));
-      if (added) cells_.push_back(Cell{0, 0, 0, 0, 0, 0});
+          mine.index.try_emplace(elem_[x].sig, static_cast<uint32_t>(mine.keys.size()));
+      if (added) {
+        mine.keys.push_back(elem_[x].sig);
+        mine.count.push_back(0);
+      }
       elem_[x].sig = 0;
       elem_[x].cell = it->second;
-      ++cells_[it->second].end;
+      ++mine.count[it->second];
+    }
+  });
+  for (int s = 0; s < 2; ++s) {
+    SideCells& mine = side[s];
+    mine.cell.resize(mine.keys.size());
+    for (size_t k = 0; k < mine.keys.size(); ++k) {
+      uint32_t c = kNone;
+      if (s == 1) {
+        const auto it = side[0].index.find(mine.keys[k]);
+        if (it != side[0].index.end()) c = side[0].cell[it->second];
+      }
+      if (c == kNone) {
+        c = static_cast<uint32_t>(cells_.size());
+        cells_.push_back(Cell{0, 0, 0, 0, 0, 0});
+      }
+      mine.cell[k] = c;
+      cells_[c].end += mine.count[k];
+      if (s == 0) cells_[c].left = mine.count[k];
     }
   }
   auto at = static_cast<uint32_t>(elems_.size());
   for (uint32_t c = first_free_cell; c < num_cells(); ++c) {
     cells_[c].start = at;
     at += cells_[c].end;
-    cells_[c].end = cells_[c].start;
+    cells_[c].end = cells_[c].start + cells_[c].end;
   }
   elems_.resize(n);
-  for (uint32_t x = 0; x < n; ++x) {
-    if (fixed_[x]) continue;
-    Cell& cell = cells_[elem_[x].cell];
-    elem_[x].pos = cell.end;
-    elems_[cell.end++] = x;
-    cell.left += x < n0_;
-  }
+  // Left members fill each cell from its start, right ones after them.
+  ForBothSides(st.parallel, [&](int s) {
+    const uint32_t begin = s == 0 ? 0 : n0_, end = s == 0 ? n0_ : n;
+    const SideCells& mine = side[s];
+    std::vector<uint32_t> next(mine.cell.size());
+    for (size_t k = 0; k < next.size(); ++k) {
+      const Cell& cell = cells_[mine.cell[k]];
+      next[k] = cell.start + (s == 0 ? 0 : cell.left);
+    }
+    for (uint32_t x = begin; x < end; ++x) {
+      if (fixed_[x]) continue;
+      const uint32_t k = elem_[x].cell;
+      elem_[x].cell = mine.cell[k];
+      elem_[x].pos = next[k];
+      elems_[next[k]++] = x;
+    }
+  });
   first_split_cell_ = static_cast<uint32_t>(cells_.size());
   // The round's cells are stable against the cells they came from (one per
   // starting key, and the fixed ones); as in Hopcroft's algorithm, of the
