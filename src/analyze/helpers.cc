@@ -129,17 +129,17 @@ std::vector<bool> ReachesOutput(const Graph& g) {
   // Asked once per op, not per node: the memo behind HasSideEffects hashes
   // the op's text, and a graph has many nodes per op.
   StrIdMap<int8_t> effects(g, -1);
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const Node& n = g.nodes[i];
-    if (n.kind != NodeKind::kOp && n.kind != NodeKind::kMethodCall) continue;
-    int8_t& e = effects[n.op];
-    if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
-    if (e == 1 || AttrWithKey(n, root) != nullptr) live[i] = true;
-  }
-  // Nodes are topologically ordered, so one backward sweep suffices.
+  // Nodes are topologically ordered, so one backward sweep suffices: a
+  // node's users come after it, and whether it is a use itself is its own.
   for (size_t i = g.nodes.size(); i-- > 0;) {
+    const Node& n = g.nodes[i];
+    if (!live[i] && (n.kind == NodeKind::kOp || n.kind == NodeKind::kMethodCall)) {
+      int8_t& e = effects[n.op];
+      if (e < 0) e = HasSideEffects(g.str(n.op)) ? 1 : 0;
+      if (e == 1 || AttrWithKey(n, root) != nullptr) live[i] = true;
+    }
     if (!live[i]) continue;
-    for (ValueRef v : g.nodes[i].operands) {
+    for (ValueRef v : n.operands) {
       if (v.node < live.size()) live[v.node] = true;
     }
   }

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+
 namespace graphdiff {
 
 namespace {
@@ -81,8 +83,15 @@ void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* h
   // log of 10^5 small graphs clears and walks them once per graph.
   constexpr size_t kDTypes = static_cast<size_t>(DType::kToken) + 1;
   uint64_t dtype_counts[kDTypes] = {};
-  for (const Node& n : graph.nodes) {
-    if (n.kind == NodeKind::kGetAttr) continue;
+  // get_attr nodes are inputs (parameters, buffers), not ops: kept for the
+  // input bytes below, so the nodes are walked once.
+  absl::InlinedVector<uint32_t, 16> get_attrs;
+  for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
+    const Node& n = graph.nodes[i];
+    if (n.kind == NodeKind::kGetAttr) {
+      get_attrs.push_back(i);
+      continue;
+    }
     ++s.nodes;
     ++op_counts[n.op];
     if (n.kind == NodeKind::kConstant) ++s.constants;
@@ -124,9 +133,7 @@ void ComputeStatsParts(const Graph& graph, GraphStats* stats, StatsHistograms* h
   for (uint32_t i : graph.inputs) {
     if (i < graph.nodes.size()) add_input_bytes(graph.nodes[i]);
   }
-  for (const Node& n : graph.nodes) {
-    if (n.kind == NodeKind::kGetAttr) add_input_bytes(n);
-  }
+  for (uint32_t i : get_attrs) add_input_bytes(graph.nodes[i]);
 }
 
 GraphStats ComputeStats(const Graph& graph) {
