@@ -54,6 +54,9 @@ bool HasFreeNeighbour(const State& st, int s, uint32_t v) {
   return false;
 }
 
+// Pairs to look at for seeds past which two threads look at them.
+constexpr size_t kParallelSeeds = 1 << 16;
+
 // Pairs with fewer users than this are visited again rather than
 // remembered as quiet.
 constexpr size_t kQuietUsers = 16;
@@ -81,15 +84,33 @@ void PropagationMatcher::Run(State& st) {
     // anything; after the first run that is a thin fringe, so later runs
     // stay proportional to what is left. Neighbours only ever stop being
     // free, so today's seeds are among the last run's and the new pairs.
-    std::vector<std::pair<uint64_t, uint32_t>> seeds;
-    auto consider = [&](uint32_t l) {
-      const uint32_t r = st.map[0][l];
-      if (HasFreeNeighbour(st, 0, l) && HasFreeNeighbour(st, 1, r)) {
-        seeds.push_back({SymKey(l, r), l});
+    // Looking is a few cache misses a pair; after the symmetry matcher has
+    // paired a million look-alikes, the two halves of the list are looked
+    // at on two threads. The sort gives the seeds their order either way.
+    const size_t fringe = st.fringe.size();
+    const size_t total = fringe + (st.paired.size() - st.fringe_paired);
+    std::vector<std::pair<uint64_t, uint32_t>> seeds, more;
+    auto consider = [&](size_t begin, size_t end, std::vector<std::pair<uint64_t, uint32_t>>& out) {
+      for (size_t k = begin; k < end; ++k) {
+        const uint32_t l = k < fringe ? st.fringe[k] : st.paired[st.fringe_paired + k - fringe];
+        const uint32_t r = st.map[0][l];
+        if (HasFreeNeighbour(st, 0, l) && HasFreeNeighbour(st, 1, r)) {
+          out.push_back({SymKey(l, r), l});
+        }
       }
     };
-    for (uint32_t l : st.fringe) consider(l);
-    for (size_t i = st.fringe_paired; i < st.paired.size(); ++i) consider(st.paired[i]);
+    if (st.parallel && total >= kParallelSeeds) {
+      ForBothSides(true, [&](int half) {
+        if (half == 0) {
+          consider(0, total / 2, seeds);
+        } else {
+          consider(total / 2, total, more);
+        }
+      });
+      seeds.insert(seeds.end(), more.begin(), more.end());
+    } else {
+      consider(0, total, seeds);
+    }
     st.fringe_paired = st.paired.size();
     std::sort(seeds.begin(), seeds.end());
     st.fringe.clear();

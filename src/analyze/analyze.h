@@ -42,14 +42,32 @@ struct PairContext {
   // asks for both sides' in each direction, a pass over each graph a time.
   const std::vector<bool>* left_live = nullptr;
   const std::vector<bool>* right_live = nullptr;
+  // When set, this context mirrors `pairs_from`: `alignment` holds only its
+  // node and output lists seen from the other side (SwapAlignmentLists),
+  // and its pairs are read through ForEachPair, sides swapped. A million
+  // pairs copied and sorted again by the other side's node was the longest
+  // part of a big pair's findings, for one family that reads them as a set.
+  const Alignment* pairs_from = nullptr;
 
   // The user's name for the side `right` (and `left`) stands for.
   Side new_side() const { return mirrored ? Side::kLeft : Side::kRight; }
   Side old_side() const { return mirrored ? Side::kRight : Side::kLeft; }
 };
 
-// The same alignment seen from the other side.
-Alignment SwapAlignment(const Alignment& a);
+// The node lists and output lists of `a` seen from the other side, without
+// its pairs (PairContext::pairs_from).
+Alignment SwapAlignmentLists(const Alignment& a);
+
+// Calls f(left, right) for every pair of c's alignment, in c's orientation,
+// in no order to rely on.
+template <typename F>
+void ForEachPair(const PairContext& c, F f) {
+  if (c.pairs_from != nullptr) {
+    for (const NodePair& p : c.pairs_from->pairs) f(p.right, p.left);
+    return;
+  }
+  for (const NodePair& p : c.alignment.pairs) f(p.left, p.right);
+}
 
 // One metrics-report pair.
 struct MetricsContext {

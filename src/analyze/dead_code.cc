@@ -85,11 +85,11 @@ void FindNewDeadCode(const PairContext& c, std::vector<Finding>* out) {
   std::vector<bool> own;
   const std::vector<bool>& left_live = Live(c.left, c.left_live, &own);
   std::vector<bool> candidate = NodeSet(c.right, c.alignment.right_only);
-  for (const NodePair& p : c.alignment.pairs) {
-    if (p.right < candidate.size() && p.left < left_live.size() && left_live[p.left]) {
-      candidate[p.right] = true;
+  ForEachPair(c, [&](uint32_t left, uint32_t right) {
+    if (right < candidate.size() && left < left_live.size() && left_live[left]) {
+      candidate[right] = true;
     }
-  }
+  });
   Report(c.right, DeadNodes(c.right, &candidate, c.right_live), c.new_side(), c.label, c.mirrored,
          c.options.max_evidence, out);
 }

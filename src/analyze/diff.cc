@@ -31,16 +31,13 @@ using analyze::PairContext;
 
 // Symmetric families look at both sides at once; one-directional ones run
 // once per direction so that swapping the dumps mirrors every finding.
-// `swapped` is the alignment `mirror` reads, made here (SwapAlignment of
-// c's): on a pair of big graphs, on the thread that reads it.
-void RunGraphFamilies(const PairContext& c, const PairContext& mirror, Alignment* swapped,
-                      bool parallel, std::vector<Finding>* out) {
+void RunGraphFamilies(const PairContext& c, const PairContext& mirror, bool parallel,
+                      std::vector<Finding>* out) {
   // The one-directional families seen from the other side, and the size
   // delta, come last; on a pair of big graphs they run beside the others
   // (each family is a pass over a graph), into their own list.
   std::vector<Finding> last;
   auto other_side = [&] {
-    *swapped = analyze::SwapAlignment(c.alignment);
     analyze::FindDeadConstantExpands(mirror, &last);
     analyze::FindNewDeadCode(mirror, &last);
     analyze::FindNewDuplicates(mirror, &last);
@@ -238,9 +235,10 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
   const bool beside =
       l.nodes.size() + r.nodes.size() > kRowsPerTask && options.align.threads != 1;
   const analyze::PairStats stats = analyze::ComputePairStats(l, r, beside);
-  Alignment swapped;
+  const Alignment swapped = analyze::SwapAlignmentLists(*a);
   PairContext c{l, r, *a, eq, options, label};
   PairContext mirror{r, l, swapped, eq, options, label, /*mirrored=*/true};
+  mirror.pairs_from = &*a;
   c.stats = &stats;
   c.left_live = mirror.right_live = &stats.left_live;
   c.right_live = mirror.left_live = &stats.right_live;
@@ -256,7 +254,7 @@ absl::Status DiffOnePair(const Graph& l, const Graph& r, PairRule how, std::stri
       return Summarise(l, r, *a, how, stats, options.unchanged_rows, options.align.threads);
     });
   }
-  RunGraphFamilies(c, mirror, &swapped, beside, findings);
+  RunGraphFamilies(c, mirror, beside, findings);
   GraphPairDiff d =
       summary.valid() ? summary.get()
                       : Summarise(l, r, *a, how, stats, options.unchanged_rows, 1);

@@ -311,25 +311,8 @@ std::string Plural(int64_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-Alignment SwapAlignment(const Alignment& a) {
+Alignment SwapAlignmentLists(const Alignment& a) {
   Alignment s;
-  // A counting sort by the new left node: a million pairs, each carrying a
-  // string, sorted by comparison cost a diff of replicas more than its
-  // findings. The input is sorted by (left, right), so each bucket fills in
-  // order of its new right node.
-  uint32_t n = 0;
-  for (const NodePair& p : a.pairs) n = std::max(n, p.right + 1);
-  std::vector<uint32_t> start(static_cast<size_t>(n) + 1, 0);
-  for (const NodePair& p : a.pairs) ++start[p.right + 1];
-  for (uint32_t v = 0; v < n; ++v) start[v + 1] += start[v];
-  std::vector<uint32_t> order(a.pairs.size());
-  for (uint32_t i = 0; i < a.pairs.size(); ++i) order[start[a.pairs[i].right]++] = i;
-  s.pairs.reserve(a.pairs.size());
-  for (uint32_t i : order) {
-    NodePair q = a.pairs[i];
-    std::swap(q.left, q.right);
-    s.pairs.push_back(std::move(q));
-  }
   s.left_only = a.right_only;
   s.right_only = a.left_only;
   for (const auto& [l, r] : a.matched_outputs) s.matched_outputs.emplace_back(r, l);
