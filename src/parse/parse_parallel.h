@@ -90,9 +90,9 @@ absl::StatusOr<std::vector<Graph>> ParseSaveFileStreamed(std::string_view text,
 // before it)` decides for a line (without its line break). `skip`, when
 // set, is the start of the first line at or after `pos` (a line start) that
 // is_cut could take, text.size() when none: the lines it passes are never
-// cuts. A text of one big graph has no cut, and the search for one read
-// every line after the first cut's place when the format's cuts are rare
-// lines that a scan for them finds at memory speed.
+// cuts. A text of one big graph has no cut, and without a skip the search
+// read every line after the first cut's place; the few lines a format cuts
+// at are found at memory speed.
 struct CutLine {
   using IsCut = bool (*)(std::string_view line, std::string_view previous);
   using Skip = size_t (*)(std::string_view text, size_t pos);
