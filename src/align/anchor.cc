@@ -41,6 +41,9 @@ struct KeyHash {
   size_t operator()(uint64_t key) const { return static_cast<size_t>(key); }
 };
 
+// Free left nodes past which two threads count the keys.
+constexpr size_t kSplitKeys = 1 << 16;
+
 // Which free node holds a key on each side: kNone for none yet, kMany for
 // more than one.
 constexpr uint32_t kMany = kNone - 1;
@@ -51,8 +54,8 @@ struct Holders {
 // What a pass keeps for the next: on a graph of a million nodes each is
 // tens of MB, fresh pages every time it was made anew.
 struct AnchorScratch {
-  absl::flat_hash_map<uint64_t, Holders, KeyHash> holders;
-  std::vector<Candidate> cands, cands_sorted;
+  absl::flat_hash_map<uint64_t, Holders, KeyHash> holders[2];
+  std::vector<Candidate> cands, cands_sorted, more;
 };
 
 void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
@@ -60,33 +63,44 @@ void AnchorPass(State& st, const std::vector<uint64_t>& left_keys,
   // Keys held by exactly one free node on each side, counted in a table of
   // distinct keys: graphs of look-alikes have few, and sorting every node's
   // key to find the unique ones cost more than the rest of the matcher.
-  auto& holders = scratch.holders;
-  holders.clear();
-  {
+  // The keys are mixed already: their top bit splits them in two halves,
+  // each counted in a table of its own, on a thread of its own where the
+  // aligner has two. The sort below orders the candidates either way.
+  size_t free_left = 0;
+  for (uint32_t v = 0; v < st.side[0].size; ++v) free_left += st.free(0, v);
+  const bool split = st.parallel && free_left >= kSplitKeys;
+  auto count = [&](int half, std::vector<Candidate>& cands) {
+    auto& holders = scratch.holders[half];
+    holders.clear();
     // Sized once: grown step by step, a graph of a million distinct keys
     // moved every entry about twice.
-    size_t free_left = 0;
-    for (uint32_t v = 0; v < st.side[0].size; ++v) free_left += st.free(0, v);
-    holders.reserve(free_left);
-  }
-  for (uint32_t v = 0; v < st.side[0].size; ++v) {
-    if (!st.free(0, v)) continue;
-    auto [it, added] = holders.try_emplace(left_keys[v], Holders{v, kNone});
-    if (!added) it->second.left = kMany;
-  }
-  for (uint32_t v = 0; v < st.side[1].size; ++v) {
-    if (!st.free(1, v)) continue;
-    auto it = holders.find(right_keys[v]);
-    if (it == holders.end() || it->second.left == kMany) continue;
-    it->second.right = it->second.right == kNone ? v : kMany;
-  }
+    holders.reserve(split ? free_left / 2 : free_left);
+    auto mine = [&](uint64_t key) { return !split || static_cast<int>(key >> 63) == half; };
+    for (uint32_t v = 0; v < st.side[0].size; ++v) {
+      if (!st.free(0, v) || !mine(left_keys[v])) continue;
+      auto [it, added] = holders.try_emplace(left_keys[v], Holders{v, kNone});
+      if (!added) it->second.left = kMany;
+    }
+    for (uint32_t v = 0; v < st.side[1].size; ++v) {
+      if (!st.free(1, v) || !mine(right_keys[v])) continue;
+      auto it = holders.find(right_keys[v]);
+      if (it == holders.end() || it->second.left == kMany) continue;
+      it->second.right = it->second.right == kNone ? v : kMany;
+    }
+    cands.clear();
+    // The table's order is no order at all; the sort below gives one.
+    for (const auto& [key, h] : holders) {
+      if (h.left >= kMany || h.right >= kMany) continue;
+      const uint32_t l = h.left, r = h.right;
+      cands.push_back({std::max(st.side[0].height[l], st.side[1].height[r]), SymKey(l, r), l, r});
+    }
+  };
   std::vector<Candidate>& cands = scratch.cands;
-  cands.clear();
-  // The table's order is no order at all; the sort below gives one.
-  for (const auto& [key, h] : holders) {
-    if (h.left >= kMany || h.right >= kMany) continue;
-    const uint32_t l = h.left, r = h.right;
-    cands.push_back({std::max(st.side[0].height[l], st.side[1].height[r]), SymKey(l, r), l, r});
+  if (split) {
+    ForBothSides(true, [&](int half) { count(half, half == 0 ? cands : scratch.more); });
+    cands.insert(cands.end(), scratch.more.begin(), scratch.more.end());
+  } else {
+    count(0, cands);
   }
   // Tallest first: a tall match explains its whole subtree. Then SymKey and
   // the left index (folded into `sym`'s free low bit, as SymKey's max is
