@@ -99,18 +99,14 @@ void PropagationMatcher::Run(State& st) {
         }
       }
     };
-    if (st.parallel && total >= kParallelSeeds) {
-      ForBothSides(true, [&](int half) {
-        if (half == 0) {
-          consider(0, total / 2, seeds);
-        } else {
-          consider(total / 2, total, more);
-        }
-      });
-      seeds.insert(seeds.end(), more.begin(), more.end());
-    } else {
-      consider(0, total, seeds);
-    }
+    ForBothSides(st.parallel && total >= kParallelSeeds, [&](int half) {
+      if (half == 0) {
+        consider(0, total / 2, seeds);
+      } else {
+        consider(total / 2, total, more);
+      }
+    });
+    seeds.insert(seeds.end(), more.begin(), more.end());
     st.fringe_paired = st.paired.size();
     std::sort(seeds.begin(), seeds.end());
     st.fringe.clear();
