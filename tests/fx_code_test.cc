@@ -400,6 +400,45 @@ TEST(FxCodeTest, PytreeFlattenAndUnflatten) {
   EXPECT_EQ(g.name, "joint_helper");
 }
 
+// A big graph reserves its strings at the rate of its first sixteenth
+// (FxBuilder::ReserveStrings): a rate that then changes, up or down, must
+// still give every node its own strings, and room kept by the estimate
+// stays a fraction of the graph.
+TEST(FxCodeTest, BigGraphsWhoseStringRateChangesParseWhole) {
+  constexpr int kLines = 80000;
+  for (const int modules_first : {1, 0, -1}) {  // -1: every line a module call
+    std::string text = "def forward(self, x):\n";
+    for (int i = 0; i < kLines; ++i) {
+      const std::string in = i == 0 ? "x" : fmt::format("v{}", i - 1);
+      const bool module = modules_first < 0 || (i < kLines / 16) == (modules_first == 1);
+      text += module ? fmt::format("    v{} = self.block{}.conv({})\n", i, i, in)
+                     : fmt::format("    v{} = torch.relu({})\n", i, in);
+    }
+    text += fmt::format("    return v{}\n", kLines - 1);
+    Graph g = ParseOne(text);
+    ASSERT_EQ(g.nodes.size(), kLines + 1u) << modules_first;  // and the input
+    size_t modules = 0;
+    for (size_t i = 1; i < g.nodes.size(); ++i) {
+      const Node& n = g.nodes[i];
+      const int line = static_cast<int>(i) - 1;
+      ASSERT_EQ(g.str(n.name), fmt::format("v{}", line));
+      if (n.kind == NodeKind::kModuleCall) {
+        ++modules;
+        ASSERT_EQ(g.str(n.op), fmt::format("module::block{}.conv", line));
+      } else {
+        ASSERT_EQ(g.str(n.op), "aten::relu");
+      }
+    }
+    EXPECT_EQ(modules, modules_first < 0    ? kLines
+                       : modules_first == 1 ? kLines / 16u
+                                            : kLines - kLines / 16u);
+    // Views (8 bytes each) with at most an eighth to spare, the text, and
+    // the chunks' bookkeeping: no lookup table (dropped once sealed).
+    EXPECT_LE(g.strings.MemoryBytes(), g.strings.size() * 9 + g.strings.bytes() + 65536)
+        << modules_first;
+  }
+}
+
 TEST(FxCodeTest, LogsWithBannersPrefixesAndManyGraphs) {
   const std::string text =
       "[2024-04-30 17:13:04,190] [0/0] torch._dynamo.output_graph: [INFO] Step 2\n"

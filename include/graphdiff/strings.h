@@ -98,6 +98,9 @@ class StringPool {
   // cache (the op, raw op and target of a module call): their misses then
   // overlap instead of queueing.
   void PrefetchIntern(std::string_view s) const;
+  // Distinct strings Intern() has stored, counting every graph that shares
+  // the pool.
+  size_t interned() const { return rep_->entries; }
   // Strings held, counting those of every graph that shares the pool: ids
   // are below it. An array indexed by id, made for each graph, should not
   // be sized by it alone: for 10^5 graphs sharing one pool, that is
@@ -119,11 +122,14 @@ class StringPool {
   void Reserve(size_t n);
   // Makes room in the lookup table for `n` distinct interned strings, so
   // that a parser that knows a lower bound skips the table's first
-  // regrowths (each rehashes every string). A bound, not an estimate: room
-  // beyond what the pool ends up holding is memory for nothing.
+  // regrowths (each rehashes every string). Room beyond what the pool ends
+  // up holding is memory for nothing until ShrinkToFit() drops the table.
   void ReserveLookups(size_t n);
   // Seals the pool and gives back what growth left unused: the views'
-  // spare room and the unused tail of the current storage chunk. An unshared
+  // spare room (when over an eighth of them: a parser that reserved
+  // for its estimate leaves a little, in pages never touched, and fitting
+  // them copied every view into fresh pages) and the unused tail of the
+  // current storage chunk. An unshared
   // pool also drops its lookup table, which the next Intern() builds again
   // (Find() scans meanwhile); a shared one keeps it, as a scan would read
   // every graph's strings. Parsers call it when a graph (or the graphs

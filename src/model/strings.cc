@@ -102,7 +102,9 @@ std::string_view StringPool::DecodeLong(const char* base) {
 }
 
 uint64_t StringPool::Rep::NewChunk(size_t size) {
-  chunks.push_back(std::make_unique<char[]>(size));
+  // Not value-initialised: every byte handed out is written first, and
+  // zeroing a chunk only to overwrite it was a second pass over the text.
+  chunks.push_back(std::unique_ptr<char[]>(new char[size]));
   bases.push_back(chunks.back().get());
   chunk_bytes += size;
   return bases.size() - 1;
@@ -230,8 +232,12 @@ StrId StringPool::Find(std::string_view s) const {
   if (r.slots.empty()) {
     // The table was dropped: a scan of the interned strings. The lookup or
     // two a graph gets after its parse cost less than keeping the table.
+    // The packed length rules out nearly every string without reading its
+    // bytes: the scan of a pool of 10^6 module paths reads only the views.
+    const uint64_t length = s.size() >= kLongLength ? kLongLength : s.size();
     for (size_t id = 1; id < r.views.size(); ++id) {
-      if ((r.views[id] & kInterned) && r.Decode(r.views[id]) == s) {
+      const uint64_t packed = r.views[id];
+      if ((packed & kInterned) && (packed & kLongLength) == length && r.Decode(packed) == s) {
         return StrId{static_cast<uint32_t>(id)};
       }
     }
@@ -275,7 +281,7 @@ void StringPool::ShrinkToFit() {
 }
 
 void StringPool::Rep::Shrink(bool keep_table) {
-  views.shrink_to_fit();
+  if (views.capacity() - views.size() > views.size() / 8) views.shrink_to_fit();
   if (keep_table) {
     slots.shrink_to_fit();
   } else {

@@ -130,6 +130,9 @@ class FxBuilder {
   StrId ArgKey(size_t n);
   StrId NodeName(std::string_view name);
   void PrefetchNextTarget() const;
+  // Makes room in the pool for the strings of `left` more lines, at the
+  // rate the `done` lines parsed since the marks stored and interned them.
+  void ReserveStrings(size_t left, size_t done, size_t views_mark, size_t interned_mark);
   // Gives node `n`, untyped so far, its one result type.
   void SetType(Node& n, TensorType&& type);
   void SetProjection(ValueRef ref, const TensorType* type);
@@ -157,6 +160,9 @@ class FxBuilder {
   absl::flat_hash_map<std::string_view, std::array<StrId, 3>, NameHash> callee_ops_;
   static constexpr size_t kMaxCalleeOps = 65536;
   static constexpr size_t kDropLinesEvery = 4096;
+  // A graph of at least kProjectFrom lines reserves its strings after a
+  // sixteenth of them (ReserveStrings).
+  static constexpr size_t kProjectFrom = 65536;
   // A placeholder's op, raw op and overload, once interned (op id not 0).
   std::array<StrId, 3> placeholder_op_{};
   // Ids of texts interned again and again (literal arguments such as `1`,
@@ -291,6 +297,25 @@ uint32_t FxBuilder::NewPlaceholder(std::string_view name, uint32_t line) {
   const Node& node = g_->nodes[n];
   placeholder_op_ = {node.op, node.raw_op, node.overload};
   return n;
+}
+
+// The pool's views and lookup table grow by doubling: on a graph of 10^6
+// module calls, each with a path of its own, that was nine tables rehashed
+// and a list of three million views copied into fresh pages, then copied
+// once more to fit (a sixth of the parse). The first sixteenth of a big
+// graph tells the rate; room for a thirty-second more is kept without
+// fitting (StringPool::ShrinkToFit), in pages never touched.
+void FxBuilder::ReserveStrings(size_t left, size_t done, size_t views_mark,
+                               size_t interned_mark) {
+  StringPool& pool = g_->strings;
+  auto projected = [&](size_t now, size_t mark) {
+    const size_t more = (now - mark) * left / done;
+    return now + more + more / 32;
+  };
+  pool.Reserve(projected(pool.size(), views_mark));
+  if (pool.interned() - interned_mark > done / 16) {
+    pool.ReserveLookups(projected(pool.interned(), interned_mark));
+  }
 }
 
 StrId FxBuilder::InternRecent(std::string_view text) {
@@ -739,6 +764,9 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   last_line_ = lines_[def_index].number;
   if (target_key_.id == 0) target_key_ = g_->intern("target");
   FxLexError lex;
+  size_t parsed = 0;
+  const size_t views_mark = g_->strings.size();
+  const size_t interned_mark = g_->strings.interned();
   while (!lexer_.done()) {
     // The lines behind the parse go, a batch at a time: nothing asks for
     // them again (tokens and errors are of the statement at hand), and a
@@ -788,6 +816,9 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
       s = Statement(begin);
       if (!s.ok()) return s;
       begin = (k < semicolons.size() ? semicolons[k] : toks_.size() - 1) + 1;
+    }
+    if (++parsed == body_lines / 16 && body_lines >= kProjectFrom) {
+      ReserveStrings(body_lines - parsed, parsed, views_mark, interned_mark);
     }
     if (g_->nodes.size() > ctx_.options->max_nodes_per_graph) {
       return ErrorAt(0, "graph exceeds the limit of " +
