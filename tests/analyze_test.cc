@@ -160,16 +160,19 @@ TEST(AnalyzeSizeDelta, EveryAddedNodeAccountedForByOp) {
   EXPECT_EQ(r->pairs[0].right_only.size(), 4u);
 }
 
+// A chain of one node per op, each using the one before.
+Graph ChainOfOps(const std::vector<std::string>& ops) {
+  GraphBuilder b(GraphKind::kIr, "ir.txt");
+  uint32_t x = b.Input("f32[4]");
+  for (const std::string& op : ops) x = b.Op(op, {x}, "f32[4]");
+  b.Output(x);
+  return b.Build();
+}
+
 // op_delta merges the two sorted histograms: ops on one side only, ops whose
 // count changed, and none whose count stayed.
 TEST(AnalyzeSizeDelta, OpDeltaHasEveryChangedCountAndNoOther) {
-  auto chain = [](const std::vector<std::string>& ops) {
-    GraphBuilder b(GraphKind::kIr, "ir.txt");
-    uint32_t x = b.Input("f32[4]");
-    for (const std::string& op : ops) x = b.Op(op, {x}, "f32[4]");
-    b.Output(x);
-    return b.Build();
-  };
+  auto chain = ChainOfOps;
   absl::StatusOr<DiffResult> r =
       DiffGraphs(chain({"aten::abs", "aten::relu", "aten::relu", "aten::tanh", "aten::zeta"}),
                  chain({"aten::add", "aten::relu", "aten::tanh", "aten::tanh", "aten::zeta"}));
@@ -220,6 +223,62 @@ TEST(AnalyzePairStats, OpDeltaIsTheDifferenceOfTheHistograms) {
       EXPECT_EQ(got.left_live, analyze::ReachesOutput(l));
       EXPECT_EQ(got.right_live, analyze::ReachesOutput(r));
     }
+  }
+}
+
+// The same for a graph and an edited copy, whose op lists run side by side
+// with gaps (ComputePairStats walks them together before hashing): ops
+// removed, added, renamed, moved, and counts changed, alone and in runs
+// longer than the walk looks ahead, with "?" and the empty op among them.
+TEST(AnalyzePairStats, OpDeltaOfEditedCopies) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    std::vector<std::string> left;
+    const int n = 200 + trial * 50;
+    for (int i = 0; i < n; ++i) {
+      const uint64_t k = rng() % 50;
+      left.push_back(k == 0 ? "" : k == 1 ? "?" : k < 10 ? "op" + std::to_string(k)
+                                                      : "module::m" + std::to_string(i));
+    }
+    std::vector<std::string> right = left;
+    const int edits = 1 + trial % 12;
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = rng() % right.size();
+      const size_t run = rng() % 3 == 0 ? 1 + rng() % 30 : 1;  // some past the look ahead
+      switch (rng() % 5) {
+        case 0:  // removed
+          right.erase(right.begin() + static_cast<std::ptrdiff_t>(at),
+                      right.begin() + static_cast<std::ptrdiff_t>(std::min(right.size(), at + run)));
+          break;
+        case 1:  // added
+          for (size_t k = 0; k < run; ++k) {
+            right.insert(right.begin() + static_cast<std::ptrdiff_t>(at),
+                         "module::new" + std::to_string(trial) + "_" + std::to_string(e) + "_" +
+                             std::to_string(k));
+          }
+          break;
+        case 2:  // renamed to an op used elsewhere: counts change
+          right[at] = right[rng() % right.size()];
+          break;
+        case 3:  // moved
+          std::swap(right[at], right[rng() % right.size()]);
+          break;
+        default:  // used once more
+          right.insert(right.begin() + static_cast<std::ptrdiff_t>(at), right[at]);
+          break;
+      }
+      if (right.empty()) right.push_back("op1");
+    }
+    const Graph l = ChainOfOps(left), r = ChainOfOps(right);
+    const GraphStats ls = ComputeStats(l), rs = ComputeStats(r);
+    std::map<std::string, int64_t> want;
+    for (const auto& [op, c] : ls.ops) want[op] -= static_cast<int64_t>(c);
+    for (const auto& [op, c] : rs.ops) want[op] += static_cast<int64_t>(c);
+    for (auto it = want.begin(); it != want.end();) it = it->second == 0 ? want.erase(it) : ++it;
+    const analyze::PairStats got = analyze::ComputePairStats(l, r, /*parallel=*/false);
+    using Delta = std::vector<std::pair<std::string, int64_t>>;
+    EXPECT_EQ(Delta(got.op_delta.begin(), got.op_delta.end()), Delta(want.begin(), want.end()))
+        << "trial " << trial;
   }
 }
 
