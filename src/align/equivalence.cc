@@ -131,7 +131,13 @@ void OpEquivalence::AddClass(std::string_view class_name,
 
 std::string_view OpEquivalence::ClassOf(std::string_view op) const {
   // Exact entries win, so a user can separate `aten::add_` from `aten::add`.
-  for (std::string_view candidate : {op, StripInPlace(op)}) {
+  // Most ops are their own stripped form (so is every module path of a
+  // module-level graph, a million of them): those are looked up once.
+  const std::string_view stripped = StripInPlace(op);
+  const size_t candidates = stripped.size() == op.size() ? 1 : 2;
+  const std::string_view both[2] = {op, stripped};
+  for (size_t c = 0; c < candidates; ++c) {
+    const std::string_view candidate = both[c];
     auto it = class_of_.find(AbslSv(candidate));
     if (it != class_of_.end()) return it->second;
     std::string_view base = StripCopy(candidate);
@@ -141,7 +147,7 @@ std::string_view OpEquivalence::ClassOf(std::string_view op) const {
       return base;
     }
   }
-  return StripInPlace(op);
+  return stripped;
 }
 
 bool OpEquivalence::KnownEquivalent(std::string_view a, std::string_view b) const {

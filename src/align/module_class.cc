@@ -124,7 +124,11 @@ std::string_view ModuleOpFromName(std::string_view path) {
   // name. Only the last token, or the one before a trailing number, can
   // speak for the module, so they are found from the end, without
   // splitting the path: a symbolic_trace graph asks for every module call.
-  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  // ASCII tests, not <cctype>'s locale-aware calls: a symbolic_trace graph
+  // of 10^6 module calls asks about every byte of a million paths.
+  auto alnum = [](char c) {
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+  };
   auto token_before = [&](size_t end, size_t* begin) {
     while (end > 0 && !alnum(path[end - 1])) --end;
     size_t b = end;
@@ -134,7 +138,7 @@ std::string_view ModuleOpFromName(std::string_view path) {
   };
   auto lower = [](std::string_view t) {
     std::string out(t);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c | 0x20) : c;
     return out;
   };
   size_t begin = 0;

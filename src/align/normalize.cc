@@ -99,7 +99,11 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
         if (!rep.empty()) cls = eq.ClassOf(rep);
       }
       if (cls.empty()) cls = eq.ClassOf(op);
-      infos.push_back({HashString(cls), IsAliasClass(cls), HashString(op)});
+      // An op outside every class is its own class (ClassOf gives back its
+      // text): hashed once.
+      const uint64_t op_hash = HashString(op);
+      const bool own = cls.data() == op.data() && cls.size() == op.size();
+      infos.push_back({own ? op_hash : HashString(cls), IsAliasClass(cls), op_hash});
       slot = static_cast<uint32_t>(infos.size());
     }
     const OpInfo& info = infos[slot - 1];
