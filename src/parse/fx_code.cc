@@ -308,8 +308,10 @@ uint32_t FxBuilder::NewPlaceholder(std::string_view name, uint32_t line) {
 void FxBuilder::ReserveStrings(size_t left, size_t done, size_t views_mark,
                                size_t interned_mark) {
   StringPool& pool = g_->strings;
+  // At most eight strings a line are reserved for: a first sixteenth of
+  // long argument lists does not ask for room the rest may never use.
   auto projected = [&](size_t now, size_t mark) {
-    const size_t more = (now - mark) * left / done;
+    const size_t more = std::min((now - mark) * left / done, 8 * left);
     return now + more + more / 32;
   };
   pool.Reserve(projected(pool.size(), views_mark));
