@@ -172,10 +172,9 @@ Graph ChainOfOps(const std::vector<std::string>& ops) {
 // op_delta merges the two sorted histograms: ops on one side only, ops whose
 // count changed, and none whose count stayed.
 TEST(AnalyzeSizeDelta, OpDeltaHasEveryChangedCountAndNoOther) {
-  auto chain = ChainOfOps;
-  absl::StatusOr<DiffResult> r =
-      DiffGraphs(chain({"aten::abs", "aten::relu", "aten::relu", "aten::tanh", "aten::zeta"}),
-                 chain({"aten::add", "aten::relu", "aten::tanh", "aten::tanh", "aten::zeta"}));
+  absl::StatusOr<DiffResult> r = DiffGraphs(
+      ChainOfOps({"aten::abs", "aten::relu", "aten::relu", "aten::tanh", "aten::zeta"}),
+      ChainOfOps({"aten::add", "aten::relu", "aten::tanh", "aten::tanh", "aten::zeta"}));
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_EQ(r->pairs.size(), 1u);
   const std::map<std::string, int64_t> want = {
@@ -246,10 +245,12 @@ TEST(AnalyzePairStats, OpDeltaOfEditedCopies) {
       const size_t at = rng() % right.size();
       const size_t run = rng() % 3 == 0 ? 1 + rng() % 30 : 1;  // some past the look ahead
       switch (rng() % 5) {
-        case 0:  // removed
+        case 0: {  // removed
+          const size_t end = std::min(right.size(), at + run);
           right.erase(right.begin() + static_cast<std::ptrdiff_t>(at),
-                      right.begin() + static_cast<std::ptrdiff_t>(std::min(right.size(), at + run)));
+                      right.begin() + static_cast<std::ptrdiff_t>(end));
           break;
+        }
         case 1:  // added
           for (size_t k = 0; k < run; ++k) {
             right.insert(right.begin() + static_cast<std::ptrdiff_t>(at),
