@@ -300,11 +300,12 @@ uint32_t FxBuilder::NewPlaceholder(std::string_view name, uint32_t line) {
 }
 
 // The pool's views and lookup table grow by doubling: on a graph of 10^6
-// module calls, each with a path of its own, that was nine tables rehashed
-// and a list of three million views copied into fresh pages, then copied
-// once more to fit (a sixth of the parse). The first sixteenth of a big
-// graph tells the rate; room for a thirty-second more is kept without
-// fitting (StringPool::ShrinkToFit), in pages never touched.
+// module calls, each with a path of its own, that was the table rehashed
+// 17 times and a list of three million views copied at each doubling into
+// fresh pages, then once more to fit (a sixth of the CPU of a diff of two
+// such graphs). The first sixteenth of a big graph tells the rate; room for
+// a thirty-second more is kept without fitting (StringPool::ShrinkToFit),
+// in pages never touched.
 void FxBuilder::ReserveStrings(size_t left, size_t done, size_t views_mark,
                                size_t interned_mark) {
   StringPool& pool = g_->strings;
