@@ -134,10 +134,7 @@ std::string_view OpEquivalence::ClassOf(std::string_view op) const {
   // Most ops are their own stripped form (so is every module path of a
   // module-level graph, a million of them): those are looked up once.
   const std::string_view stripped = StripInPlace(op);
-  const size_t candidates = stripped.size() == op.size() ? 1 : 2;
-  const std::string_view both[2] = {op, stripped};
-  for (size_t c = 0; c < candidates; ++c) {
-    const std::string_view candidate = both[c];
+  for (std::string_view candidate : {op, stripped}) {
     auto it = class_of_.find(AbslSv(candidate));
     if (it != class_of_.end()) return it->second;
     std::string_view base = StripCopy(candidate);
@@ -146,6 +143,7 @@ std::string_view OpEquivalence::ClassOf(std::string_view op) const {
       if (jt != class_of_.end()) return jt->second;
       return base;
     }
+    if (stripped.size() == op.size()) break;
   }
   return stripped;
 }
