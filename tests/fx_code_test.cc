@@ -439,6 +439,97 @@ TEST(FxCodeTest, BigGraphsWhoseStringRateChangesParseWhole) {
   }
 }
 
+// A big graph interns a module call's strings one statement late (the
+// lookup's slot arrives while the next line is lexed): the ids must be what
+// interning at once gives, whatever comes between: a module called again,
+// a callee written as getattr calls, two calls on one line, a callee over
+// two lines, a literal argument, and a call on the last line.
+TEST(FxCodeTest, BigGraphsOfModuleCallsInternTheirStringsAsSmallOnes) {
+  for (const int lines : {100, 6000}) {  // names interned, and not
+    std::string text = "def forward(self, x):\n";
+    struct Want {
+      std::string path, raw;
+    };
+    std::vector<Want> want;  // per node after the input, in order
+    std::string in = "x";
+    for (int i = 0; i < lines; ++i) {
+      const std::string v = fmt::format("v{}", i);
+      switch (i % 6) {
+        case 0:  // a module of its own
+          text += fmt::format("    {} = self.block{}.conv({})\n", v, i, in);
+          want.push_back({fmt::format("block{}.conv", i), fmt::format("block{}.conv", i)});
+          break;
+        case 1:  // one module called again and again
+          text += fmt::format("    {} = self.shared.relu({});  {} = None\n", v, in, in);
+          want.push_back({"shared.relu", "shared.relu"});
+          break;
+        case 2:  // getattr calls: the callee as written is not the path
+          text += fmt::format("    {} = getattr(getattr(self.features, \"{}\"), \"0\")({})\n", v, i,
+                              in);
+          want.push_back({fmt::format("features.{}.0", i),
+                          fmt::format("getattr(getattr(self.features, \"{}\"), \"0\")", i)});
+          break;
+        case 3:  // two calls on one line, as two statements
+          text += fmt::format("    {}a = self.outer{}({});  {} = self.inner{}({}a)\n", v, i, in, v,
+                              i, v);
+          want.push_back({fmt::format("outer{}", i), fmt::format("outer{}", i)});
+          want.push_back({fmt::format("inner{}", i), fmt::format("inner{}", i)});
+          break;
+        case 4:  // a callee over two lines, and a literal argument
+          text += fmt::format("    {} = getattr(\n        self.wide, \"{}\")({}, 0.5)\n", v, i, in);
+          want.push_back({fmt::format("wide.{}", i), ""});
+          break;
+        default:  // a function between module calls
+          text += fmt::format("    {} = torch.relu({})\n", v, in);
+          want.push_back({"", ""});
+          break;
+      }
+      in = v;
+    }
+    text += fmt::format("    w = self.last({})\n", in);
+    want.push_back({"last", "last"});
+    // Cut short after a module call, too: no line comes after it.
+    std::vector<Diagnostic> warnings;
+    const Graph cut = ParseOne(text, &warnings);
+    ASSERT_TRUE(cut.partial);
+    ASSERT_EQ(cut.str(cut.nodes.back().op), "module::last") << lines;
+    text += "    return w\n";
+    Graph g = ParseOne(text);
+    ASSERT_EQ(g.nodes.size(), want.size() + 1) << lines;
+    std::map<std::string, std::pair<StrId, StrId>> seen;  // path -> op, target
+    uint32_t last_new_op = 0;
+    for (size_t i = 1; i < g.nodes.size(); ++i) {
+      const Node& n = g.nodes[i];
+      const Want& w = want[i - 1];
+      if (w.path.empty()) {
+        ASSERT_EQ(g.str(n.op), "aten::relu") << lines << " node " << i;
+        continue;
+      }
+      ASSERT_EQ(n.kind, NodeKind::kModuleCall) << lines << " node " << i;
+      ASSERT_EQ(g.str(n.op), "module::" + w.path) << lines << " node " << i;
+      ASSERT_EQ(g.attr(n, "target").value_or("?"), w.path) << lines << " node " << i;
+      if (!w.raw.empty()) {
+        ASSERT_EQ(g.str(n.raw_op), w.raw) << lines << " node " << i;
+      }
+      ASSERT_EQ(g.strings.Find(g.str(n.op)), n.op) << "the op is interned: " << i;
+      StrId target;
+      for (const auto& a : n.attrs) {
+        if (g.str(a.key) == "target") target = a.value;
+      }
+      auto [it, added] = seen.try_emplace(w.path, n.op, target);
+      if (added) {
+        // Ops are in the pool in the order nodes first use them.
+        ASSERT_GT(n.op.id, last_new_op) << lines << " node " << i;
+        last_new_op = n.op.id;
+      } else {
+        // A module called again keeps the first call's op and target ids.
+        ASSERT_EQ(n.op, it->second.first) << lines << " node " << i;
+        ASSERT_EQ(target, it->second.second) << lines << " node " << i;
+      }
+    }
+  }
+}
+
 TEST(FxCodeTest, LogsWithBannersPrefixesAndManyGraphs) {
   const std::string text =
       "[2024-04-30 17:13:04,190] [0/0] torch._dynamo.output_graph: [INFO] Step 2\n"

@@ -130,6 +130,16 @@ class FxBuilder {
   StrId ArgKey(size_t n);
   StrId NodeName(std::string_view name);
   void PrefetchNextTarget() const;
+  // A module call's strings: "module::" + path, the callee as written
+  // (the target's id when it is the path) and the path.
+  struct ModuleCallIds {
+    StrId op, raw_op, target;
+  };
+  ModuleCallIds InternModuleCall(std::string_view op_text, std::string_view raw,
+                                 bool raw_is_path);
+  // Interns the strings of the module call EvaluateCall left pending, if
+  // any (see pending_call_).
+  void FlushModuleCall();
   // Makes room in the pool for the strings of `left` more lines, at the
   // rate the `done` lines parsed since the marks stored and interned them.
   void ReserveStrings(size_t left, size_t done, size_t views_mark, size_t interned_mark);
@@ -207,6 +217,20 @@ class FxBuilder {
   // Positions of value references inside the argument being rendered.
   std::vector<std::pair<uint32_t, uint32_t>> refs_;  // token index, operand
   std::string scratch_, text_, path_;
+  // A module call of a big graph whose strings are interned at the next
+  // statement, not at once. Its path is new to the pool nearly always (one
+  // module, one call), so the lookup misses the caches; a prefetch right
+  // before it hid nothing, and lexing the next line gives the slot time to
+  // arrive. Ops keep their order in the pool (the next op is interned after
+  // this one); only strings of the call's own line (its name, literal
+  // arguments) come before its op.
+  struct PendingModuleCall {
+    uint32_t node = kNoNode;
+    uint32_t target_attr = 0;
+    bool raw_is_path = false;
+    std::string op;        // "module::" + path
+    std::string_view raw;  // the callee's text, a view into the dump
+  } pending_call_;
 };
 
 absl::Status FxBuilder::ErrorAt(size_t token, std::string_view message) {
@@ -739,6 +763,7 @@ absl::Status FxBuilder::Run(size_t def_index, Graph* g, size_t* next_line) {
 
 absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
   def_indent_ = lines_[def_index].indent;
+  pending_call_.node = kNoNode;  // of a graph an error ended
   absl::Status s = ParseDef(def_index);
   if (!s.ok()) return s;
   g_->source.first_line = lines_[def_index].number;
@@ -798,6 +823,9 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
     }
     last_line_ = lines_[lexer_.line_index() - 1].number;
     PrefetchNextTarget();
+    // The line before's module call, its slot fetched while this line was
+    // lexed.
+    FlushModuleCall();
     if (toks_.size() == 1) {  // a comment line
       for (const FxToken& c : comments_) {
         std::string_view t = c.text;
@@ -828,6 +856,7 @@ absl::Status FxBuilder::Parse(size_t def_index, size_t* next_line) {
                             std::to_string(ctx_.options->max_nodes_per_graph) + " nodes");
     }
   }
+  FlushModuleCall();
   MaterializeParams();
   // Lines that bind a projection (`getitem = bn[0]`) reserved a node they
   // did not make: past an eighth of the graph, give the room back.
@@ -1249,6 +1278,43 @@ absl::Status FxBuilder::Evaluate(std::string_view name, uint32_t e, ValueRef* ou
   return absl::OkStatus();
 }
 
+FxBuilder::ModuleCallIds FxBuilder::InternModuleCall(std::string_view op_text,
+                                                     std::string_view raw, bool raw_is_path) {
+  // The target is the op's end and shares its bytes. It is stored right
+  // after the op the first time the op is seen, so a module called again
+  // finds it there (checked: the op's text may have come first from
+  // elsewhere) and keeps one id, as an interned target would.
+  constexpr size_t kPrefix = 8;  // "module::"
+  const size_t before = g_->strings.size();
+  ModuleCallIds ids;
+  ids.op = g_->intern(op_text);
+  if (ids.op.id >= before) {
+    ids.target = g_->strings.AddSuffix(ids.op, kPrefix);
+  } else {
+    const std::string_view text = g_->str(ids.op);
+    const StrId next{ids.op.id + 1};
+    const std::string_view next_text =
+        next.id < g_->strings.size() ? g_->str(next) : std::string_view();
+    ids.target = next_text.data() == text.data() + kPrefix &&
+                         next_text.size() == text.size() - kPrefix
+                     ? next
+                     : g_->intern(op_text.substr(kPrefix));
+  }
+  ids.raw_op = raw_is_path ? ids.target : g_->intern(raw);
+  return ids;
+}
+
+void FxBuilder::FlushModuleCall() {
+  if (pending_call_.node == kNoNode) return;
+  const ModuleCallIds ids =
+      InternModuleCall(pending_call_.op, pending_call_.raw, pending_call_.raw_is_path);
+  Node& node = g_->nodes[pending_call_.node];
+  node.op = ids.op;
+  node.raw_op = ids.raw_op;
+  node.attrs[pending_call_.target_attr].value = ids.target;
+  pending_call_.node = kNoNode;
+}
+
 absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef* out) {
   const FxExpr call = arena_[e];
   const FxExpr callee = arena_[call.a];
@@ -1276,29 +1342,24 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
     // lookups that miss the caches. Asked for together.
     g_->strings.PrefetchIntern(scratch_);
     if (!raw_is_path) g_->strings.PrefetchIntern(raw);
-    // The target is the op's end and shares its bytes. It is stored right
-    // after the op the first time the op is seen, so a module called again
-    // finds it there (checked: the op's text may have come first from
-    // elsewhere) and keeps one id, as an interned target would.
-    constexpr size_t kPrefix = 8;  // "module::"
-    const size_t before = g_->strings.size();
-    const StrId op = g_->intern(scratch_);
-    StrId target;
-    if (op.id >= before) {
-      target = g_->strings.AddSuffix(op, kPrefix);
+    // A callee on one line is a view into the dump, which outlives the
+    // parse: a big graph's call is interned at the next statement
+    // (pending_call_).
+    if (!intern_names_ && toks_[callee.first].line == toks_[callee.last - 1].line) {
+      FlushModuleCall();  // of a statement before this one on the line
+      n = NewNode(name, NodeKind::kModuleCall, {StrId{}, StrId{}, StrId{}}, line);
+      Node& node = g_->nodes[n];
+      pending_call_.node = n;
+      pending_call_.target_attr = static_cast<uint32_t>(node.attrs.size());
+      pending_call_.raw_is_path = raw_is_path;
+      pending_call_.op.assign(scratch_);
+      pending_call_.raw = raw;
+      node.attrs.push_back(Attr{target_key_, StrId{}});
     } else {
-      const std::string_view op_text = g_->str(op);
-      const StrId next{op.id + 1};
-      const std::string_view next_text =
-          next.id < g_->strings.size() ? g_->str(next) : std::string_view();
-      target = next_text.data() == op_text.data() + kPrefix &&
-                       next_text.size() == op_text.size() - kPrefix
-                   ? next
-                   : g_->intern(path_);
+      const ModuleCallIds ids = InternModuleCall(scratch_, raw, raw_is_path);
+      n = NewNode(name, NodeKind::kModuleCall, {ids.op, ids.raw_op, StrId{}}, line);
+      g_->nodes[n].attrs.push_back(Attr{target_key_, ids.target});
     }
-    n = NewNode(name, NodeKind::kModuleCall, {op, raw_is_path ? target : g_->intern(raw), StrId{}},
-                line);
-    g_->nodes[n].attrs.push_back(Attr{target_key_, target});
   } else if (DottedParts(call.a, parts, &nparts) &&
              (nparts == 1 || names_.Find(parts[0]) == nullptr)) {
     // A graph calls few distinct functions many times: their op, raw op
