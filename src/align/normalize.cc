@@ -29,6 +29,8 @@ class StrHashes {
     if (h == 0) h = HashString(g_.str(id)) | 1;
     return h;
   }
+  // What operator()(id) will give, HashString(str(id)), hashed elsewhere.
+  void Prime(StrId id, uint64_t hash) { cache_[id] = hash | 1; }
 
  private:
   const Graph& g_;
@@ -93,15 +95,36 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
     if (slot == 0) {
       std::string_view op = g.str(node.op);
       std::string_view cls;
+      uint64_t op_hash = 0;
+      bool hashed = false;
       if (node.kind == NodeKind::kModuleCall) {
-        std::optional<std::string_view> target = g.attr(node, "target");
-        std::string_view rep = ModuleOpFromName(target ? *target : op);
+        const Attr* target = nullptr;
+        for (const Attr& a : node.attrs) {
+          if (g.str(a.key) == "target") {
+            target = &a;
+            break;
+          }
+        }
+        const std::string_view path = target ? g.str(target->value) : op;
+        std::string_view rep = ModuleOpFromName(path);
         if (!rep.empty()) cls = eq.ClassOf(rep);
+        // A module call's op is "module::" + its target, each its own
+        // string in a graph of module calls: both are hashed in one pass
+        // (HashStringAndSuffix), the target's ready for the attributes.
+        constexpr std::string_view kModule = "module::";
+        if (target != nullptr && op.size() == kModule.size() + path.size() &&
+            op.substr(0, kModule.size()) == kModule && op.substr(kModule.size()) == path) {
+          static constexpr uint64_t kAfterModule = FnvBytes(kFnvBasis, kModule);
+          uint64_t path_hash;
+          HashStringAndSuffix(kAfterModule, kModule.size(), path, &op_hash, &path_hash);
+          hashes.Prime(target->value, path_hash);
+          hashed = true;
+        }
       }
       if (cls.empty()) cls = eq.ClassOf(op);
       // An op outside every class is its own class (ClassOf gives back its
       // text): hashed once.
-      const uint64_t op_hash = HashString(op);
+      if (!hashed) op_hash = HashString(op);
       const bool own = cls.data() == op.data() && cls.size() == op.size();
       infos.push_back({own ? op_hash : HashString(cls), IsAliasClass(cls), op_hash});
       slot = static_cast<uint32_t>(infos.size());
