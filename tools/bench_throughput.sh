@@ -47,19 +47,14 @@ echo "nproc: $(nproc)"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "memory: $(awk '/MemTotal/ {printf "%.1f GB", $2 / 1048576}' /proc/meminfo)"
 echo "kernel THP mode: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)"
-# The tool asks for huge pages unless the VM's balloon reports free pages to
-# the host (virtio device 5, feature bit 5): tools/graphdiff/malloc_tuning.h.
-reporting=no
-for dev in /sys/bus/virtio/devices/*; do
-  if [ "$(cat "$dev/device" 2>/dev/null)" = 0x0005 ] &&
-     [ "$(cut -c6 "$dev/features" 2>/dev/null)" = 1 ]; then reporting=yes; fi
-done
+# The tool asks for huge pages where they pay; on a VM whose balloon reports
+# free pages to the host, each run probes fresh memory first
+# (tools/graphdiff/malloc_tuning.h). This is one run's choice.
 if [ "${GRAPHDIFF_TUNE_MALLOC:-}" = 0 ]; then
   echo "graphdiff malloc: glibc defaults (GRAPHDIFF_TUNE_MALLOC=0)"
-elif [ "$reporting" = yes ]; then
-  echo "graphdiff malloc: a kept heap, no huge pages (the host takes free memory back)"
 else
-  echo "graphdiff malloc: huge pages and a kept heap (README, \"The tool's malloc\")"
+  GRAPHDIFF_TUNE_MALLOC=report "$gd" --version 2>&1 >/dev/null |
+    sed 's/^graphdiff: malloc: /graphdiff malloc (one run'"'"'s probe): /'
 fi
 echo "graphdiff: $("$gd" --version) ($(sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$build/CMakeCache.txt") build)"
 

@@ -19,8 +19,8 @@ def _run_as_module():
 
 if __name__ == "__main__":
     # This process is the command line: malloc as the C++ binary sets it
-    # (a kept heap, and huge pages unless the host takes free memory back;
-    # GRAPHDIFF_TUNE_MALLOC=0 opts out), which may
+    # (a kept heap, and huge pages where they pay; GRAPHDIFF_TUNE_MALLOC=0
+    # opts out), which may
     # start the interpreter again with its own arguments. Not when a script
     # runs this module (runpy): starting that again would repeat the script.
     if _run_as_module():

@@ -12,15 +12,16 @@
 // are read only when a process starts, so the tool sets it and executes
 // itself again, once, before it does anything else.
 //
-// Not where the host takes free memory back. A virtual machine whose balloon
-// device reports free pages (Firecracker, QEMU's free-page-reporting) hands
-// every free 2 MiB block back to the host a few seconds after it is freed,
-// so a huge page is nearly always one the host must find and back again: on
-// such a VM a gigabyte of fresh huge pages took 1.3 to 2.0 s to touch, of 4
-// KiB pages 0.4 s, and a diff run a few seconds after the last was 20 to 40%
-// slower with huge pages (README, "The tool's malloc"). Only pages freed
-// within the last seconds are cheap, which is a benchmark's loop, not a
-// user's run.
+// Where the host takes free memory back, only when a probe says they pay. A
+// virtual machine whose balloon device reports free pages (Firecracker,
+// QEMU's free-page-reporting) hands every free 2 MiB block back to the host
+// a few seconds after it is freed, so a huge page is nearly always one the
+// host must find and back again. Whether that costs more than 4 KiB pages
+// depends on the host: on one such VM a gigabyte of fresh huge pages took 1.3
+// to 2.0 s to touch and of 4 KiB pages 0.4 s (a diff 20 to 40% slower with
+// huge pages); on another, 4 KiB pages took 2.5 to 3.6 s a gigabyte, huge
+// pages 1.4 to 2.3 s (a diff 25 to 32% faster with them). So on such a VM the
+// tool touches a MiB of each before it decides (README, "The tool's malloc").
 //
 // Fresh memory is the cost, so the heap also keeps what it has: freed blocks
 // stay for reuse instead of going back to the kernel and being faulted in
@@ -41,26 +42,49 @@ namespace graphdiff::cli {
 // `tunables` is the current GLIBC_TUNABLES (null when unset), `opt_out` is
 // GRAPHDIFF_TUNE_MALLOC (null when unset; "0" opts out), `thp_enabled` is the
 // text of /sys/kernel/mm/transparent_hugepage/enabled ("" when unreadable),
-// `host_reclaims` whether free memory goes back to a hypervisor
-// (HostReclaimsFreeMemory). Only the kernel's "madvise" mode needs asking:
+// `huge_pages_pay` whether huge pages are worth asking for here
+// (HugePagesPay). Only the kernel's "madvise" mode needs asking:
 // "always" gives huge pages anyway and "never" refuses them. A GLIBC_TUNABLES
 // that already names glibc.malloc.hugetlb is left alone: the user's setting
 // wins (glibc.malloc.hugetlb=1 asks for huge pages on any machine), and the
 // re-executed process sees its own and does not go round again.
 std::optional<std::string> HugePageTunables(const char* tunables, const char* opt_out,
-                                            std::string_view thp_enabled, bool host_reclaims);
+                                            std::string_view thp_enabled, bool huge_pages_pay);
 
 // Whether this machine is a virtual machine whose memory balloon reports
 // free pages to the host (virtio feature VIRTIO_BALLOON_F_REPORTING, bit 5).
 // `devices` is the virtio bus's device folder; false where it cannot be read.
 bool HostReclaimsFreeMemory(const std::string& devices = "/sys/bus/virtio/devices");
 
+// What fresh memory costs on this machine now: the time to touch a MiB of
+// memory no one has touched, in 4 KiB pages and in 2 MiB huge pages (a huge
+// page's first touch zeroes all of it, and the host backs all of it).
+struct FreshMemoryCost {
+  double small_pages_ms_per_mib = 0;
+  double huge_page_ms_per_mib = 0;
+};
+
+// Touches one MiB of fresh 4 KiB pages, then 2 MiB blocks marked for huge
+// pages until one is much dearer than the first (the host no longer backs
+// it; at most 16), and times each: about 10 ms where faults are slowest.
+// Where the kernel gives no huge page, the blocks are 4 KiB pages too and
+// cost the same. nullopt where memory cannot be mapped (not Linux).
+std::optional<FreshMemoryCost> MeasureFreshMemoryCost();
+
+// Whether the heap should ask for huge pages: always where the host keeps
+// freed memory (`host_reclaims` false: bare metal, most VMs); where it takes
+// it back, only when `cost` finds a huge page cheaper per byte than 4 KiB
+// pages (no measurement: no).
+bool HugePagesPay(bool host_reclaims, const std::optional<FreshMemoryCost>& cost);
+
 // Unless GRAPHDIFF_TUNE_MALLOC is "0" (glibc's defaults, for comparison or
 // to save memory): re-executes the running program (same argv, same
 // environment but for GLIBC_TUNABLES) when HugePageTunables says so; when it
 // does not, or the exec fails (environment restored), sets malloc to keep its
 // heap: blocks under 32 MiB from the heap, grown 32 MiB at a time, and up to
-// 512 MiB of free top kept. Linux with glibc only; elsewhere it does nothing.
+// 512 MiB of free top kept. GRAPHDIFF_TUNE_MALLOC=report also says on
+// stderr what it chose and why (the probe's figures where it ran). Linux with
+// glibc only; elsewhere it does nothing.
 // Call first thing in main, before any thread starts.
 void TuneMallocForBigGraphs(char** argv);
 
