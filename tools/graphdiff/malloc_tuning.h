@@ -20,8 +20,9 @@
 // depends on the host: on one such VM a gigabyte of fresh huge pages took 1.3
 // to 2.0 s to touch and of 4 KiB pages 0.4 s (a diff 20 to 40% slower with
 // huge pages); on another, 4 KiB pages took 2.5 to 3.6 s a gigabyte, huge
-// pages 1.4 to 2.3 s (a diff 25 to 32% faster with them). So on such a VM the
-// tool touches a MiB of each before it decides (README, "The tool's malloc").
+// pages 1.4 to 2.3 s (a diff 30 to 44% quicker with them). So on such a VM the
+// tool touches fresh memory of each kind before it decides (README, "The
+// tool's malloc").
 //
 // Fresh memory is the cost, so the heap also keeps what it has: freed blocks
 // stay for reuse instead of going back to the kernel and being faulted in
@@ -65,8 +66,8 @@ struct FreshMemoryCost {
 };
 
 // Touches one MiB of fresh 4 KiB pages, then 2 MiB blocks marked for huge
-// pages until one is much dearer than the first (the host no longer backs
-// it; at most 16), and times each: about 10 ms where faults are slowest.
+// pages until one is much dearer than the cheapest (the host no longer
+// backs it; at most 16), and times each: about 10 ms where faults are slowest.
 // Where the kernel gives no huge page, the blocks are 4 KiB pages too and
 // cost the same. nullopt where memory cannot be mapped (not Linux).
 std::optional<FreshMemoryCost> MeasureFreshMemoryCost();
