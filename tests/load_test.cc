@@ -2,6 +2,8 @@
 //
 // LoadDump on files and directories: classification, skips, errors, order,
 // limits, symbolic links.
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <atomic>
 #include <map>
@@ -163,6 +165,28 @@ TEST(LoadDump, LimitsAreEnforcedWithClearErrors) {
   few_files.max_files = 1;
   EXPECT_EQ(LoadDumpFromMemory("mem", files, few_files).status().code(),
             absl::StatusCode::kResourceExhausted);
+}
+
+// The walk takes each entry's type from the directory listing: files and
+// folders at every depth, hidden names and special files left out.
+TEST(LoadDump, WalkKnowsEachEntrysTypeFromTheListing) {
+  ScratchDir dir;
+  const std::string metrics = "Counter: x\n  Value: 7\n";
+  WriteTestFile(dir.Join("top.txt"), metrics);
+  WriteTestFile(dir.Join("a/b/c/deep.txt"), metrics);
+  WriteTestFile(dir.Join("a/mid.txt"), metrics);
+  WriteTestFile(dir.Join(".hidden/x.txt"), metrics);
+  WriteTestFile(dir.Join("a/.dotfile.txt"), metrics);
+  WriteTestFile(dir.Join("__MACOSX/y.txt"), metrics);
+  std::filesystem::create_directories(dir.Join("empty/folder"));
+  ASSERT_EQ(mkfifo(dir.Join("a/pipe").c_str(), 0600), 0);
+  absl::StatusOr<Dump> dump = LoadDump(dir.path());
+  ASSERT_TRUE(dump.ok()) << dump.status();
+  EXPECT_THAT(Paths(*dump),
+              ::testing::ElementsAre("a/b/c/deep.txt", "a/mid.txt", "top.txt"));
+  ASSERT_EQ(dump->skipped.size(), 1u);
+  EXPECT_EQ(dump->skipped[0].first, "a/pipe");
+  EXPECT_EQ(dump->skipped[0].second, "not a regular file");
 }
 
 TEST(LoadDump, SymbolicLinksStayInsideTheDump) {

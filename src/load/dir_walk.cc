@@ -23,6 +23,19 @@ bool IsInside(const fs::path& root, const fs::path& path) {
   return true;
 }
 
+// The entry's type without following a link, from what the listing said
+// where it said it (d_type), else from lstat/stat.
+fs::file_type TypeOf(const fs::directory_entry& entry, std::error_code& ec) {
+  if (entry.is_symlink(ec)) return fs::file_type::symlink;
+  if (ec) return fs::file_type::none;
+  // Not a link: these answer from the cached type.
+  if (entry.is_directory(ec)) return fs::file_type::directory;
+  if (ec) return fs::file_type::none;
+  if (entry.is_regular_file(ec)) return fs::file_type::regular;
+  if (ec) return fs::file_type::none;
+  return fs::file_type::unknown;  // a device, socket or pipe
+}
+
 struct Walker {
   fs::path canonical_root;
   size_t max_files;
@@ -36,25 +49,40 @@ struct Walker {
           absl::StrCat(dir.string(), ": cannot list directory: ", ec.message()));
     }
     // Sorted by name so the walk order never depends on the file system.
-    std::vector<std::string> names;
+    // Each name keeps the type its directory entry gave (d_type): a stat a
+    // file was 20,000 of the 40,000 stats of a diff of two directories of
+    // 10,000 graphs, on the walk's one thread, and the listing already knew.
+    // A file system that does not say is asked, entry by entry, by
+    // directory_entry.
+    struct Child {
+      std::string name;
+      fs::file_type type = fs::file_type::none;
+      std::error_code error;
+    };
+    std::vector<Child> children;
     // increment(ec), not ++: the operator throws, and errors must be statuses.
     for (fs::directory_iterator end; it != end; it.increment(ec)) {
-      names.push_back(it->path().filename().string());
+      Child& c = children.emplace_back();
+      c.name = it->path().filename().string();
+      if (c.name.empty() || c.name[0] == '.' || c.name == "__MACOSX") continue;
+      c.type = TypeOf(*it, c.error);
     }
     if (ec) {
       return absl::UnavailableError(
           absl::StrCat(dir.string(), ": cannot list directory: ", ec.message()));
     }
-    std::sort(names.begin(), names.end());
-    for (const std::string& name : names) {
+    std::sort(children.begin(), children.end(),
+              [](const Child& a, const Child& b) { return a.name < b.name; });
+    for (const Child& c : children) {
+      const std::string& name = c.name;
       if (name.empty() || name[0] == '.' || name == "__MACOSX") continue;
       fs::path path = dir / name;
       std::string child = rel.empty() ? name : rel + "/" + name;
-      fs::file_status status = fs::symlink_status(path, ec);
-      if (ec) {
-        out.skipped.emplace_back(child, "cannot stat: " + ec.message());
+      if (c.error) {
+        out.skipped.emplace_back(child, "cannot stat: " + c.error.message());
         continue;
       }
+      const fs::file_status status(c.type);
       if (fs::is_symlink(status)) {
         absl::Status s = Link(path, child);
         if (!s.ok()) return s;

@@ -93,9 +93,16 @@ class Loader {
         pending_budget_(kPendingPerThread * pool_.threads()),
         repeated_(kKeptEntryBytes) {}
 
+  // Before Run() only: the files the walk found.
   void Queue(Item item) {
-    auto shared = std::make_shared<Item>(std::move(item));
-    pool_.Add([this, shared] { Process(*shared); });
+    // The loader keeps the item, and the task holds only its address (small
+    // enough for std::function to store in place): an item allocated here
+    // and freed by the worker that loaded it took the main thread's malloc
+    // lock once a file, and the main thread holds that lock while the
+    // kernel zeroes each fresh page its heap grows by: diffing directories
+    // of 10,000 graphs, the other thread waited 0.39 s of its 0.83 s.
+    Item* queued = &queued_.emplace_back(std::move(item));
+    pool_.Add([this, queued] { Process(*queued); });
   }
 
   // Counts a file the user named, of `bytes` on disk, before Run().
@@ -452,6 +459,7 @@ class Loader {
   LoadProgress progress_;
   std::mutex mu_;
   std::deque<Side> sides_;  // a deque: items point at their side
+  std::deque<Item> queued_;  // a deque: tasks point at their item
   std::atomic<uint64_t> pending_bytes_{0};
   RepeatedFiles repeated_;
 };
