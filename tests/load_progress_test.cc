@@ -2,7 +2,9 @@
 //
 // LoadOptions::progress, the pool's task groups and the buffer archive
 // entries are decompressed into.
+#include <algorithm>
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -159,6 +161,39 @@ TEST(TaskPoolTest, GroupsRunInsideTasksOnAnyPoolSize) {
     std::sort(sums.begin(), sums.end());
     ASSERT_EQ(sums.size(), 6u);
     for (int t = 0; t < 6; ++t) EXPECT_EQ(sums[t], t * 800 + 28);
+  }
+}
+
+// Tasks that add tasks, many more than the queue keeps before it drops the
+// ones run: each runs once, and one thread runs them in the order added.
+TEST(TaskPoolTest, TasksAddedWhileOthersRunRunOnceInOrder) {
+  constexpr int kTasks = 10000;
+  for (unsigned threads : {1u, 3u}) {
+    TaskPool pool(threads);
+    std::mutex mu;
+    std::vector<int> ran;
+    std::function<void(int)> add = [&](int id) {
+      pool.Add([&, id] {
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          ran.push_back(id);
+        }
+        // Each task of the first three rounds adds one more, so the queue
+        // is never empty until the end and drops the tasks run twice.
+        if (id < 3 * kTasks) add(kTasks + id);
+      });
+    };
+    pool.Add([&] {
+      for (int id = 0; id < kTasks; ++id) add(id);
+    });
+    pool.Run();
+    ASSERT_EQ(ran.size(), 4u * kTasks);
+    if (threads == 1) {
+      for (int i = 0; i < 4 * kTasks; ++i) ASSERT_EQ(ran[i], i) << i;
+    } else {
+      std::sort(ran.begin(), ran.end());
+      for (int i = 0; i < 4 * kTasks; ++i) ASSERT_EQ(ran[i], i) << i;
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <vector>
 
 namespace graphdiff {
 
@@ -34,11 +35,23 @@ class TaskPool {
 
  private:
   void Work();
+  // The next task, moved out; call with mu_ held and a task queued.
+  std::function<void()> Pop();
+  bool Empty() const { return first_.empty() && next_ == queue_.size(); }
 
   unsigned threads_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
+  // RunGroup's tasks, run before the rest.
+  std::deque<std::function<void()>> first_;
+  // Added tasks, queue_[next_] the next to run. A vector read forward, not a
+  // deque popped: a deque frees each block as it empties, on the thread that
+  // popped it, and a block freed by a thread other than the one that
+  // allocated it takes that thread's malloc lock (held by it for milliseconds
+  // while the kernel zeroes fresh pages). Emptied, the vector is cleared and
+  // its memory kept for the next tasks.
+  std::vector<std::function<void()>> queue_;
+  size_t next_ = 0;
   size_t running_ = 0;
 };
 
