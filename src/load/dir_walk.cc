@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -62,9 +63,10 @@ struct Walker {
     std::vector<Child> children;
     // increment(ec), not ++: the operator throws, and errors must be statuses.
     for (fs::directory_iterator end; it != end; it.increment(ec)) {
+      std::string name = it->path().filename().string();
+      if (name.empty() || name[0] == '.' || name == "__MACOSX") continue;
       Child& c = children.emplace_back();
-      c.name = it->path().filename().string();
-      if (c.name.empty() || c.name[0] == '.' || c.name == "__MACOSX") continue;
+      c.name = std::move(name);
       c.type = TypeOf(*it, c.error);
     }
     if (ec) {
@@ -75,7 +77,6 @@ struct Walker {
               [](const Child& a, const Child& b) { return a.name < b.name; });
     for (const Child& c : children) {
       const std::string& name = c.name;
-      if (name.empty() || name[0] == '.' || name == "__MACOSX") continue;
       fs::path path = dir / name;
       std::string child = rel.empty() ? name : rel + "/" + name;
       if (c.error) {

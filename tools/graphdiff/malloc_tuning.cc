@@ -91,7 +91,9 @@ void ReexecWithHugePages(char** argv) {
   const bool report = opt_out != nullptr && std::string_view(opt_out) == "report";
   // The probe runs only where it decides something: not when the user has
   // chosen, the kernel does not wait to be asked, or this is the re-run.
-  if (!HugePageTunables(tunables, opt_out, thp, /*huge_pages_pay=*/true)) {
+  const std::optional<std::string> updated =
+      HugePageTunables(tunables, opt_out, thp, /*huge_pages_pay=*/true);
+  if (!updated) {
     if (report) {
       std::fprintf(stderr,
                    "graphdiff: malloc: as GLIBC_TUNABLES (%s) and the kernel's THP mode (%s) say\n",
@@ -114,8 +116,7 @@ void ReexecWithHugePages(char** argv) {
     }
     std::fprintf(stderr, "\n");
   }
-  const std::optional<std::string> updated = HugePageTunables(tunables, opt_out, thp, pay);
-  if (!updated) return;
+  if (!pay) return;
   const std::string old = tunables == nullptr ? "" : tunables;
   // The path, not /proc/self/exe itself: under valgrind the latter is the
   // tool's own binary, while readlink is answered for the program.
