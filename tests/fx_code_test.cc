@@ -238,9 +238,10 @@ TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
   EXPECT_EQ(Attr(g, c1, "target"), "conv1");
   EXPECT_EQ(g.str(c1->op), "module::conv1");
   // The raw op is the callee less `self.`, the target's own string when
-  // the two are one text.
+  // the two are one text; a callee spelled with getattr is its path.
   EXPECT_EQ(g.str(c1->raw_op), "L__self___conv1");
-  EXPECT_EQ(g.str(Find(g, "c3")->raw_op), "getattr(self.layer1, \"0\").conv1");
+  EXPECT_EQ(g.str(Find(g, "c3")->raw_op), "layer1.0.conv1");
+  EXPECT_EQ(g.str(Find(g, "layer_0")->raw_op), "layer.0");
   EXPECT_EQ(g.str(Find(g, "c4")->raw_op), "conv1");
   EXPECT_EQ(Attr(g, Find(g, "c2"), "target"), "layer1.0.conv1");
   EXPECT_EQ(g.str(Find(g, "c2")->op), "module::layer1.0.conv1");
@@ -258,6 +259,7 @@ TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
   EXPECT_EQ(target_id("c1"), target_id("c4"));
   EXPECT_EQ(target_id("c2"), target_id("c3"));
   EXPECT_EQ(Find(g, "c4")->raw_op, target_id("c4"));
+  EXPECT_EQ(Find(g, "c3")->raw_op, target_id("c3"));
   EXPECT_NE(target_id("c1"), target_id("c2"));
   const Node* p = Find(g, "p");
   EXPECT_EQ(p->kind, NodeKind::kGetAttr);
@@ -463,11 +465,10 @@ TEST(FxCodeTest, BigGraphsOfModuleCallsInternTheirStringsAsSmallOnes) {
           text += fmt::format("    {} = self.shared.relu({});  {} = None\n", v, in, in);
           want.push_back({"shared.relu", "shared.relu"});
           break;
-        case 2:  // getattr calls: the callee as written is not the path
+        case 2:  // getattr calls: the raw op is the path, not the callee's text
           text += fmt::format("    {} = getattr(getattr(self.features, \"{}\"), \"0\")({})\n", v, i,
                               in);
-          want.push_back({fmt::format("features.{}.0", i),
-                          fmt::format("getattr(getattr(self.features, \"{}\"), \"0\")", i)});
+          want.push_back({fmt::format("features.{}.0", i), fmt::format("features.{}.0", i)});
           break;
         case 3:  // two calls on one line, as two statements
           text += fmt::format("    {}a = self.outer{}({});  {} = self.inner{}({}a)\n", v, i, in, v,

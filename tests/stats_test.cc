@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "graphdiff/parse.h"
@@ -420,6 +421,62 @@ TEST(Stats, OpLinesByCountThenName) {
       at = line;
     }
   }
+}
+
+// Ops sort by name byte for byte however long a prefix they share: a
+// million distinct module paths, names that are prefixes of others, that
+// end inside or just past an eight-byte chunk, that hold NUL and high bytes,
+// and runs of ties both short and long. ComputeStats' map holds them in
+// std::string's order with the counts of equal names (an empty op and "?")
+// added up; the text lists them by count, then by that order.
+TEST(Stats, OpsSortByNamePastLongSharedPrefixes) {
+  std::vector<std::string> names = {"", "?", "m", "module::", "module::\x01", "module::a"};
+  const std::string kShared = "module::features_c653.";
+  for (int i = 0; i < 3000; ++i) {
+    const std::string digits = std::to_string(i * 7919 % 3001);
+    names.push_back(kShared + digits + ".conv." + std::to_string(i % 3));
+    names.push_back(kShared + digits);
+    names.push_back(kShared.substr(0, 8 + i % 16) + digits);
+    names.push_back(std::string("module::") + std::string(1, static_cast<char>(i % 256)) +
+                    std::string(i % 9, '\0') + "x");
+  }
+  Graph g;
+  std::map<std::string, uint64_t> want;
+  for (size_t i = 0; i < names.size(); ++i) {
+    Node& n = g.nodes.emplace_back();
+    n.name = g.intern("n" + std::to_string(i));
+    n.op = g.intern(names[i]);
+    ++want[names[i].empty() ? "?" : names[i]];
+    if (i % 5 == 0) {  // some ops twice, so counts differ
+      Node& again = g.nodes.emplace_back();
+      again.name = g.intern("again" + std::to_string(i));
+      again.op = g.intern(names[i]);
+      ++want[names[i].empty() ? "?" : names[i]];
+    }
+  }
+  const GraphStats s = ComputeStats(g);
+  EXPECT_EQ(s.ops, want);
+  std::vector<std::pair<std::string, uint64_t>> by_count(want.begin(), want.end());
+  std::stable_sort(by_count.begin(), by_count.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string text;
+  AppendGraphStatsText(g, "f", 0, &text);
+  size_t at = text.find("  ops:\n");
+  ASSERT_NE(at, std::string::npos);
+  // The text makes names terminal safe; the printable ones are checked in
+  // order.
+  size_t checked = 0;
+  for (const auto& [op, count] : by_count) {
+    if (!std::all_of(op.begin(), op.end(), [](char c) { return c >= 0x20 && c < 0x7f; })) {
+      continue;
+    }
+    const size_t line = text.find("    " + op + " ", at);
+    ASSERT_NE(line, std::string::npos) << op;
+    ASSERT_GT(line, at) << op;
+    at = line;
+    ++checked;
+  }
+  EXPECT_GT(checked, 8000u);
 }
 
 // StatsJsonWriter's pieces, however they are handed out, are StatsToJson's

@@ -27,28 +27,71 @@ uint64_t OrderedPrefix(std::string_view s) {
   return key;
 }
 
+using Entry = std::pair<std::string_view, uint64_t>;
+
+// An entry keyed by its name's eight bytes from some depth on, and by how
+// many of them there are (9: more follow).
+struct Keyed {
+  uint64_t chunk;
+  uint32_t left;
+  Entry entry;
+};
+
+// Sorts entries whose names are equal in their first `depth` bytes by the
+// rest of their names. Names are compared eight bytes at a time as numbers;
+// a tie where both names go on is sorted again eight bytes deeper, and a
+// tie where one ends is settled by length (the shorter is a prefix of the
+// other). A graph of module calls has a million distinct ops sharing long
+// prefixes (`module::features.3.conv.0.1`): a string compare call per pair,
+// each reading two names far apart in the pool, was most of `stats`' own
+// time on it.
+constexpr size_t kFewNames = 16;
+void SortFrom(Entry* b, Entry* e, size_t depth, std::vector<Keyed>* scratch) {
+  const size_t n = static_cast<size_t>(e - b);
+  auto chunk = [&depth](const Entry& x) { return OrderedPrefix(x.first.substr(depth)); };
+  auto left = [&depth](const Entry& x) {
+    return static_cast<uint32_t>(std::min<size_t>(x.first.size() - depth, 9));
+  };
+  // Skip eight bytes every name shares (all of "module::"), a pass each
+  // rather than a sort.
+  for (;;) {
+    const uint64_t first = chunk(b[0]);
+    bool shared = true;
+    for (size_t i = 0; i < n && shared; ++i) shared = left(b[i]) == 9 && chunk(b[i]) == first;
+    if (!shared) break;
+    depth += 8;
+  }
+  std::vector<Keyed>& keyed = *scratch;
+  keyed.clear();
+  for (Entry* x = b; x != e; ++x) keyed.push_back(Keyed{chunk(*x), left(*x), *x});
+  std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
+    return x.chunk != y.chunk ? x.chunk < y.chunk : x.left < y.left;
+  });
+  for (size_t i = 0; i < n; ++i) b[i] = keyed[i].entry;
+  // Runs that tie and go on are sorted deeper once the scan is done (the
+  // scratch list is reused below).
+  absl::InlinedVector<std::pair<size_t, size_t>, 8> ties;
+  for (size_t run = 0, i = 1; i <= n; ++i) {
+    if (i < n && keyed[i].chunk == keyed[run].chunk && keyed[i].left == keyed[run].left) continue;
+    if (i - run > 1 && keyed[run].left == 9) ties.emplace_back(run, i);
+    run = i;
+  }
+  for (const auto& [from, to] : ties) {
+    if (to - from <= kFewNames) {
+      std::sort(b + from, b + to, [](const Entry& x, const Entry& y) { return x.first < y.first; });
+    } else {
+      SortFrom(b + from, b + to, depth + 8, scratch);
+    }
+  }
+}
+
 // Sorts (name, count) pairs by name and adds up the counts of equal names
 // (an empty op and a literal "?" under two ids), in place.
-void SortAndMerge(std::vector<std::pair<std::string_view, uint64_t>>* list) {
+void SortAndMerge(std::vector<Entry>* list) {
   auto& v = *list;
   if (v.size() > 1) {
-    // Names are compared by their first eight bytes as a number first, and
-    // as strings only when those tie: a string compare call per pair was
-    // most of sorting a small graph's ops. Equal numbers with names that
-    // differ past them (or in length) fall to the string compare, so the
-    // order is the names' order.
-    struct Keyed {
-      uint64_t prefix;
-      std::pair<std::string_view, uint64_t> entry;
-    };
     thread_local std::vector<Keyed> keyed;
-    keyed.clear();
-    for (const auto& e : v) keyed.push_back(Keyed{OrderedPrefix(e.first), e});
-    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
-      if (a.prefix != b.prefix) return a.prefix < b.prefix;
-      return a.entry.first < b.entry.first;
-    });
-    for (size_t i = 0; i < v.size(); ++i) v[i] = keyed[i].entry;
+    SortFrom(v.data(), v.data() + v.size(), 0, &keyed);
   }
   size_t out = 0;
   for (size_t i = 0; i < v.size();) {

@@ -1335,9 +1335,14 @@ absl::Status FxBuilder::EvaluateCall(std::string_view name, uint32_t e, ValueRef
     // The raw op is the callee less `self.`: most often the module path
     // itself, which then shares the target's bytes (a graph of module calls
     // holds a path per node, and a second copy was a fifth of its memory).
+    // A callee spelled with getattr is its path too: `getattr(getattr(
+    // self.features, "3"), "0")` is how FX's code writes `features.3.0`
+    // (a part that is not a name), and that text, twice the path's length
+    // and new to the pool at every call of a Sequential's layers, was a
+    // quarter of a symbolic_trace graph's memory.
     std::string_view raw = SourceSpan(callee.first, callee.last);
     if (raw.substr(0, 5) == "self.") raw.remove_prefix(5);
-    const bool raw_is_path = raw == path_;
+    const bool raw_is_path = raw == path_ || raw.substr(0, 8) == "getattr(";
     // A deep model's modules are each called once: strings new to the pool,
     // lookups that miss the caches. Asked for together.
     g_->strings.PrefetchIntern(scratch_);
