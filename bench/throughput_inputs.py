@@ -24,6 +24,11 @@ Writes, under OUT:
                                the same from the largest symbolic_trace graph
                                (module calls), each copy calling its own
                                modules: an op per node
+  fx_getattr_left.txt, fx_getattr_right.txt
+                               the same from the symbolic_trace graph whose
+                               module calls are most often spelled with
+                               getattr (a Sequential's numbered layers:
+                               `getattr(getattr(self.features, "3"), "0")`)
   hlo_left.txt, hlo_right.txt  HLO modules one after another, about NODES nodes
   save.txt                     save-file records (no two in a row alike)
   save_small.txt, save_small_right.txt
@@ -290,6 +295,12 @@ def main():
     n_fx_module = one_fx_graph(read(max(symbolic, key=os.path.getsize)), graphdiff, target,
                                os.path.join(out, "fx_module_left.txt"),
                                os.path.join(out, "fx_module_right.txt"), modules=True)
+    # Layers in a Sequential are numbered, and FX writes a call of one as
+    # getattr calls: the graph that spells the most calls that way.
+    spelled = max(symbolic, key=lambda p: read(p).count("getattr("))
+    n_fx_getattr = one_fx_graph(read(spelled), graphdiff, target,
+                                os.path.join(out, "fx_getattr_left.txt"),
+                                os.path.join(out, "fx_getattr_right.txt"), modules=True)
     # TORCH_LOGS=aot_graphs: three small typed graphs a compile, thousands of
     # compiles; and the same graphs bare.
     n_fx_log = small_graph_log(read(os.path.join(testdata, "fixtures", "fx", "aot_graphs_v2_4.log")),
@@ -344,10 +355,11 @@ def main():
         right = renumber(left, kind, 1000 + i % 7)
         write(os.path.join(out, "distinct_right", rel), plant(right, kind) if i in planted else right)
     print("inputs: FX {} nodes, small FX graphs {} nodes, one FX graph {} nodes, one typed FX graph {} nodes, one FX graph "
-          "of module calls {} nodes, small typed FX graphs {} nodes (logged and bare), "
+          "of module calls {} nodes, spelled with getattr {} nodes, small typed FX graphs {} "
+          "nodes (logged and bare), "
           "TORCH_TRACE log {} nodes, HLO {} nodes, save file {} nodes, save file of small "
           "records {} nodes, {} files per directory".format(
-              n_fx, n_fx_tiny, n_fx_one, n_fx_typed, n_fx_module, n_fx_log, n_trace, n_hlo, n_save,
+              n_fx, n_fx_tiny, n_fx_one, n_fx_typed, n_fx_module, n_fx_getattr, n_fx_log, n_trace, n_hlo, n_save,
               n_save_small, files))
 
 

@@ -423,12 +423,13 @@ TEST(Stats, OpLinesByCountThenName) {
   }
 }
 
-// Ops sort by name byte for byte however long a prefix they share: a
-// million distinct module paths, names that are prefixes of others, that
-// end inside or just past an eight-byte chunk, that hold NUL and high bytes,
-// and runs of ties both short and long. ComputeStats' map holds them in
-// std::string's order with the counts of equal names (an empty op and "?")
-// added up; the text lists them by count, then by that order.
+// Ops sort by name byte for byte however long a prefix they share: module
+// paths by the thousand, names that are prefixes of others, that end inside
+// or just past an eight-byte chunk, that hold NUL and high bytes, runs of
+// ties both short and long, and names that nest sorts past their limit.
+// ComputeStats' map holds them in std::string's order with the counts of
+// equal names (an empty op and "?") added up; the text lists them by count,
+// then by that order.
 TEST(Stats, OpsSortByNamePastLongSharedPrefixes) {
   std::vector<std::string> names = {"", "?", "m", "module::", "module::\x01", "module::a"};
   const std::string kShared = "module::features_c653.";
@@ -439,6 +440,11 @@ TEST(Stats, OpsSortByNamePastLongSharedPrefixes) {
     names.push_back(kShared.substr(0, 8 + i % 16) + digits);
     names.push_back(std::string("module::") + std::string(1, static_cast<char>(i % 256)) +
                     std::string(i % 9, '\0') + "x");
+  }
+  // Names that part from the rest one chunk later each: more sorts deep
+  // than SortFrom nests.
+  for (int k = 59; k >= 0; --k) {
+    names.push_back("module::" + std::string(8 * k, 'a') + "b" + std::string(9, 'c'));
   }
   Graph g;
   std::map<std::string, uint64_t> want;

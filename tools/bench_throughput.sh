@@ -2,7 +2,8 @@
 # Throughput from the outside, on inputs built from real testdata graphs:
 #  - `graphdiff diff` of two ~10^6-node files (IR replicated and renumbered,
 #    FX and HLO graphs one after another, and one FX graph of that many
-#    nodes, with planted changes) and of two pairs of directories of 10,000
+#    nodes, typed, of module calls, and of module calls spelled with getattr,
+#    with planted changes) and of two pairs of directories of 10,000
 #    graph files (renumbered, a few planted changes; in one the files repeat
 #    testdata's, in the other none is like another),
 #    beside GNU diff and a renumber-insensitive text diff (ids replaced by
@@ -143,6 +144,8 @@ compare "IR save file of small records" "$work/save_small.txt" "$work/save_small
 compare "FX, one graph" "$work/fx_one_left.txt" "$work/fx_one_right.txt"
 compare "FX, one typed graph (torch 2.x)" "$work/fx_typed_left.txt" "$work/fx_typed_right.txt"
 compare "FX, one graph of module calls (symbolic_trace)" "$work/fx_module_left.txt" "$work/fx_module_right.txt"
+compare "FX, module calls spelled with getattr (symbolic_trace)" "$work/fx_getattr_left.txt" \
+  "$work/fx_getattr_right.txt"
 compare "HLO, modules one after another" "$work/hlo_left.txt" "$work/hlo_right.txt"
 compare "directory of $files graph files" "$work/dir_left" "$work/dir_right"
 compare "directory of $files graph files, none alike" "$work/distinct_left" "$work/distinct_right"
@@ -154,7 +157,7 @@ rate() {
 }
 echo "== parse rate: graphdiff stats --jobs 1 (one core), and --jobs $(nproc)"
 for input in ir_left.txt save.txt save_small.txt fx_left.txt fx_one_left.txt fx_typed_left.txt \
-    fx_module_left.txt fx_log.txt fx_small.txt trace_log.txt hlo_left.txt metrics.txt; do
+    fx_module_left.txt fx_getattr_left.txt fx_log.txt fx_small.txt trace_log.txt hlo_left.txt metrics.txt; do
   bytes=$(stat -c %s "$work/$input")
   mb=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
   run "stats $input ($mb MB), 1 job" "$gd" stats --jobs 1 --no-progress "$work/$input"

@@ -170,7 +170,9 @@ std::string_view NodeKindName(NodeKind kind);
 // One node. `op` is canonical (`aten::convolution`, `aten::add`,
 // `xla::max_pool2d_forward`, `module::layer1.0.conv1`); `raw_op` is the text
 // the dump used (`torch.ops.aten.convolution.default`, `+`; for a module call
-// the callee less `self.`, `layer1.0.conv1`); `overload` keeps an FX
+// the callee less `self.`, `L__self___conv1`, or the module path when the
+// callee is written with getattr: `layer1.0.conv1` for
+// `getattr(self.layer1, "0").conv1`); `overload` keeps an FX
 // overload such as `default` or `Tensor`. Result types live in the graph
 // (Graph::results), not here: most FX nodes have none, and a slot for one in
 // every record was 56 of its bytes.

@@ -29,13 +29,36 @@ uint64_t OrderedPrefix(std::string_view s) {
 
 using Entry = std::pair<std::string_view, uint64_t>;
 
-// An entry keyed by its name's eight bytes from some depth on, and by how
-// many of them there are (9: more follow).
+// An entry's place keyed by its name's eight bytes from some depth on, and
+// by how many of them there are (9: more follow). Sixteen bytes, not the
+// entry itself: a million ops' keys were 40 MB of fresh memory.
 struct Keyed {
   uint64_t chunk;
   uint32_t left;
-  Entry entry;
+  uint32_t index;  // into the entries being sorted
 };
+
+// Puts entries[keyed[i].index] at entries[i] for every i, in place: each
+// cycle of the permutation is followed once, the indexes it visits marked.
+void Permute(Entry* entries, std::vector<Keyed>& keyed) {
+  constexpr uint32_t kDone = uint32_t{1} << 31;
+  const size_t n = keyed.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (keyed[i].index & kDone) continue;
+    const Entry first = entries[i];
+    size_t j = i;
+    for (;;) {
+      const uint32_t from = keyed[j].index;
+      keyed[j].index |= kDone;
+      if (from == i) {
+        entries[j] = first;
+        break;
+      }
+      entries[j] = entries[from];
+      j = from;
+    }
+  }
+}
 
 // Sorts entries whose names are equal in their first `depth` bytes by the
 // rest of their names. Names are compared eight bytes at a time as numbers;
@@ -44,9 +67,12 @@ struct Keyed {
 // other). A graph of module calls has a million distinct ops sharing long
 // prefixes (`module::features.3.conv.0.1`): a string compare call per pair,
 // each reading two names far apart in the pool, was most of `stats`' own
-// time on it.
+// time on it. A run of few names, or one found this many sorts deep (a
+// hostile dump's names, each parting from the rest a chunk later than the
+// last, would nest a sort per name), is sorted by plain string compares.
 constexpr size_t kFewNames = 16;
-void SortFrom(Entry* b, Entry* e, size_t depth, std::vector<Keyed>* scratch) {
+constexpr int kMostNested = 32;
+void SortFrom(Entry* b, Entry* e, size_t depth, int nested, std::vector<Keyed>* scratch) {
   const size_t n = static_cast<size_t>(e - b);
   auto chunk = [&depth](const Entry& x) { return OrderedPrefix(x.first.substr(depth)); };
   auto left = [&depth](const Entry& x) {
@@ -63,11 +89,13 @@ void SortFrom(Entry* b, Entry* e, size_t depth, std::vector<Keyed>* scratch) {
   }
   std::vector<Keyed>& keyed = *scratch;
   keyed.clear();
-  for (Entry* x = b; x != e; ++x) keyed.push_back(Keyed{chunk(*x), left(*x), *x});
+  for (size_t i = 0; i < n; ++i) {
+    keyed.push_back(Keyed{chunk(b[i]), left(b[i]), static_cast<uint32_t>(i)});
+  }
   std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
     return x.chunk != y.chunk ? x.chunk < y.chunk : x.left < y.left;
   });
-  for (size_t i = 0; i < n; ++i) b[i] = keyed[i].entry;
+  Permute(b, keyed);
   // Runs that tie and go on are sorted deeper once the scan is done (the
   // scratch list is reused below).
   absl::InlinedVector<std::pair<size_t, size_t>, 8> ties;
@@ -77,10 +105,10 @@ void SortFrom(Entry* b, Entry* e, size_t depth, std::vector<Keyed>* scratch) {
     run = i;
   }
   for (const auto& [from, to] : ties) {
-    if (to - from <= kFewNames) {
+    if (to - from <= kFewNames || nested >= kMostNested) {
       std::sort(b + from, b + to, [](const Entry& x, const Entry& y) { return x.first < y.first; });
     } else {
-      SortFrom(b + from, b + to, depth + 8, scratch);
+      SortFrom(b + from, b + to, depth + 8, nested + 1, scratch);
     }
   }
 }
@@ -91,7 +119,7 @@ void SortAndMerge(std::vector<Entry>* list) {
   auto& v = *list;
   if (v.size() > 1) {
     thread_local std::vector<Keyed> keyed;
-    SortFrom(v.data(), v.data() + v.size(), 0, &keyed);
+    SortFrom(v.data(), v.data() + v.size(), 0, 0, &keyed);
   }
   size_t out = 0;
   for (size_t i = 0; i < v.size();) {
