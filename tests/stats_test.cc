@@ -485,6 +485,38 @@ TEST(Stats, OpsSortByNamePastLongSharedPrefixes) {
   EXPECT_GT(checked, 8000u);
 }
 
+// A big graph's text handed out as it is made is its text made at once:
+// with and without a cap on the ops, with ops that are not ASCII or hold
+// control bytes (made terminal-safe) between runs of plain ones, and more
+// than a hand-out's worth of lines, each piece ending at a line's end.
+TEST(Stats, StreamedTextIsTheTextMadeAtOnce) {
+  Graph g;
+  for (int i = 0; i < 120000; ++i) {
+    Node& n = g.nodes.emplace_back();
+    n.name = g.intern("n" + std::to_string(i));
+    std::string op = "module::features_c" + std::to_string(i % 50021) + ".block.0.0";
+    if (i % 7919 == 0) op += "\xce\xbb";   // not ASCII
+    if (i % 12007 == 0) op += "\x1b[31m";  // an escape sequence
+    n.op = g.intern(op);
+  }
+  for (size_t top : {size_t{0}, size_t{40000}}) {
+    std::string whole = "before\n";
+    AppendGraphStatsText(g, "f.py", top, &whole);
+    std::string handed, out = "before\n";
+    size_t pieces = 0;
+    StreamGraphStatsText(g, "f.py", top, &out, [&](std::string* made) {
+      ASSERT_FALSE(made->empty());
+      EXPECT_EQ(made->back(), '\n');
+      handed += *made;
+      made->clear();
+      ++pieces;
+    });
+    EXPECT_GT(pieces, 0u) << top;
+    EXPECT_EQ(handed + out, whole) << top;
+    EXPECT_EQ(whole.find('\x1b'), std::string::npos);
+  }
+}
+
 // StatsJsonWriter's pieces, however they are handed out, are StatsToJson's
 // bytes: with no graph, with one plain graph, and with strings that are not
 // valid UTF-8 (escaped, and said so once at the top level), with and without

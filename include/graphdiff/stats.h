@@ -8,6 +8,7 @@
 
 #include "graphdiff/export.h"
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -104,6 +105,14 @@ void AppendGraphStatsText(const GraphStats& graph, size_t top_ops, std::string* 
 // cost of writing the stats.
 void AppendGraphStatsText(const Graph& graph, std::string_view source, size_t top_ops,
                           std::string* out);
+// AppendGraphStatsText(graph, source, top_ops, out) that hands `*out` to
+// `hand_out` (which may write and clear it) whenever about a MB of the
+// graph's op lines has piled up there: the text of a graph of a million
+// module calls is tens of MB, fresh memory when made at once. What
+// hand_out is given, and what is left in `*out` after the call, are in
+// order the same bytes.
+void StreamGraphStatsText(const Graph& graph, std::string_view source, size_t top_ops,
+                          std::string* out, const std::function<void(std::string*)>& hand_out);
 
 }  // namespace graphdiff
 GRAPHDIFF_PUBLIC_END

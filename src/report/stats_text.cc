@@ -1,6 +1,7 @@
 // Copyright 2026 The graphdiff Authors. SPDX-License-Identifier: Apache-2.0
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <string_view>
@@ -85,14 +86,19 @@ bool IsAscii(std::string_view s) {
 // of writing their stats. So a run of lines is one block of spaces, op and
 // digits copied in. fmt pads by display width, which only differs from the
 // byte count for non-ASCII text: that is left to fmt.
+// With `hand_out`, a run ends at about `kHandOutBytes` and hand_out() is
+// called after it (StreamGraphStatsText).
+constexpr size_t kHandOutBytes = size_t{1} << 20;
 void AppendOpLines(const std::vector<const std::pair<std::string_view, uint64_t>*>& ops,
-                   size_t shown, size_t width, std::string* out) {
+                   size_t shown, size_t width, std::string* out,
+                   const std::function<void()>* hand_out = nullptr) {
   size_t i = 0;
   while (i < shown) {
     // A run of ASCII lines as one block.
     size_t end = i;
     size_t bytes = 0;
     for (; end < shown && IsAscii(ops[end]->first); ++end) {
+      if (hand_out != nullptr && bytes >= kHandOutBytes) break;
       const size_t digits = fmt::format_int(ops[end]->second).size();
       bytes += 4 + width + 2 + std::max<size_t>(digits, 7) + 1;
     }
@@ -108,22 +114,26 @@ void AppendOpLines(const std::vector<const std::pair<std::string_view, uint64_t>
       std::memcpy(p + at - digits.size(), digits.data(), digits.size());
       p[at++] = '\n';
     }
-    if (i < shown) {
+    if (i < shown && !IsAscii(ops[i]->first)) {
       fmt::format_to(std::back_inserter(*out), "    {:<{}}  {:>7}\n", ops[i]->first, width,
                      ops[i]->second);
       ++i;
     }
+    if (hand_out != nullptr && out->size() >= kHandOutBytes) (*hand_out)();
   }
 }
 
 // AppendGraphStatsText of the GraphStats whose source is `source`, whose
 // other scalars are `g`'s and whose maps hold `hist` (`g`'s source and maps
 // are not read).
+// With `hand_out`, `*out` is handed to it, made terminal-safe, whenever a
+// MB or so of op lines has piled up (it may clear `*out`).
 void AppendStatsText(std::string_view source, const GraphStats& g, const StatsHistograms& hist,
-                     size_t top_ops, std::string* out) {
+                     size_t top_ops, std::string* out,
+                     const std::function<void(std::string*)>* hand_out = nullptr) {
   // Written in place, not through a string a line: a dump of symbolic_trace
   // graphs lists a million module ops, tens of megabytes of report.
-  const size_t start = out->size();
+  size_t start = out->size();
   {
     Pieces text(out);
     text.Add(source);
@@ -191,7 +201,16 @@ void AppendStatsText(std::string_view source, const GraphStats& g, const StatsHi
   size_t shown = top_ops == 0 ? ops.size() : std::min(top_ops, ops.size());
   size_t width = 0;
   for (size_t i = 0; i < shown; ++i) width = std::max(width, ops[i]->first.size());
-  AppendOpLines(ops, shown, width, out);
+  if (hand_out == nullptr) {
+    AppendOpLines(ops, shown, width, out);
+  } else {
+    const std::function<void()> made = [&] {
+      MakeTerminalSafeFrom(out, start);
+      (*hand_out)(out);
+      start = out->size();
+    };
+    AppendOpLines(ops, shown, width, out, &made);
+  }
   if (shown < ops.size()) {
     Pieces text(out);
     text.Add("    ... ");
@@ -217,6 +236,14 @@ void AppendGraphStatsText(const Graph& graph, std::string_view source, size_t to
   GraphStats s;
   ComputeStatsParts(graph, &s, &hist);
   AppendStatsText(source, s, hist, top_ops, out);
+}
+
+void StreamGraphStatsText(const Graph& graph, std::string_view source, size_t top_ops,
+                          std::string* out, const std::function<void(std::string*)>& hand_out) {
+  StatsHistograms hist;
+  GraphStats s;
+  ComputeStatsParts(graph, &s, &hist);
+  AppendStatsText(source, s, hist, top_ops, out, &hand_out);
 }
 
 std::string RenderStatsText(const StatsReport& report, size_t top_ops) {

@@ -214,6 +214,15 @@ absl::Status StatsTaker::Write(const Dump& dump, StatsJsonWriter* json, std::str
       }
       if (json != nullptr) {
         for (size_t i = begin; i < end; ++i) json->AddGraph(graphs[i], file.label);
+      } else if (end - begin == 1 && graphs[begin].nodes.size() >= kTextBatchNodes) {
+        // A big graph's text goes out as it is made (a graph of a million
+        // module calls has tens of MB of it).
+        absl::Status written;
+        StreamGraphStatsText(graphs[begin], file.label, top_, text, [&](std::string* made) {
+          if (written.ok()) written = out->Write(*made);
+          made->clear();
+        });
+        if (!written.ok()) return written;
       } else {
         bool escaped = false;
         AppendGraphTexts(graphs.data() + begin, end - begin, file.label, false, top_,
