@@ -359,13 +359,24 @@ bool FxLexer::NextLogicalLine(std::vector<FxToken>* code,
         size_t j = q + (triple ? 3 : 1);
         bool closed = false;
         if (!triple) {
-          // Most strings are type annotations (`"f32[8, 4][4, 1]cpu"`) with
-          // no escape: find the closing quote in one step, and walk bytes
-          // only when a backslash comes before it.
-          const void* end = std::memchr(p + j, quote, n - j);
-          if (end != nullptr) {
+          // Most strings are type annotations (`"f32[8, 4][4, 1]cpu"`) or a
+          // getattr's part (`"0"`, four to a call in a symbolic_trace of
+          // nested Sequentials) with no escape. The first bytes are looked
+          // at here, and a longer string's closing quote is found in one
+          // step; bytes are walked one at a time only when a backslash
+          // comes before it.
+          constexpr size_t kShort = 16;
+          const size_t stop = std::min(n, j + kShort);
+          size_t k = j;
+          while (k < stop && p[k] != quote && p[k] != '\\') ++k;
+          if (k < stop) {
+            if (p[k] == quote) {
+              j = k + 1;
+              closed = true;
+            }
+          } else if (const void* end = std::memchr(p + k, quote, n - k); end != nullptr) {
             const size_t e = static_cast<size_t>(static_cast<const char*>(end) - p);
-            if (std::memchr(p + j, '\\', e - j) == nullptr) {
+            if (std::memchr(p + k, '\\', e - k) == nullptr) {
               j = e + 1;
               closed = true;
             }
