@@ -277,6 +277,84 @@ TEST(FxCodeTest, ModuleCallsGetAttrsAndMethods) {
   EXPECT_EQ(CountedNodes(g), 8u);  // 1 input, 5 module calls, 2 methods
 }
 
+// A callee spelled with nested getattr calls is read by a shortcut for that
+// shape alone (the parser keeps one node for it, the builder reads the path
+// from its tokens). A trailing comma inside each getattr sends the same
+// call down the general descent: both must build the same graph, in every
+// spelling the shortcut takes or leaves.
+TEST(FxCodeTest, GetattrCalleesParseAsTheGeneralDescentDoes) {
+  const std::string body =
+      "def forward(self, x):\n"
+      "    a = getattr(self.layer1, \"0\")(x)\n"
+      "    b = getattr(getattr(self.features, \"3\"), \"0\")(a)\n"
+      "    c = getattr(getattr(getattr(self.features_c8, \"1\"), \"0\").block, \"2\").fc1(b)\n"
+      "    d = getattr(self.L__self___layer1, \"0\").conv1(c)\n"
+      "    e = getattr(self, \"weird name\")(d)\n"
+      "    f = getattr(\n"
+      "        getattr(self.features, \"1\"), '0')(e)\n"
+      "    g = getattr(self.f, r'2').getattr_L__self___x___y(f, dim = 1)\n"
+      "    getattr(self.f, \"5\")(g)\n"
+      "    h = getattr(getattr(self.a.b, \"6\").c.d, \"7\")(g, f)\n"
+      "    w = getattr(self.f, \"6\").weight\n"
+      "    s = getattr(h, \"shape\")\n"
+      "    t = getattr(x, \"7\")(h)\n"
+      "    u = getattr(self.f, \"8\" \"9\")(h)\n"
+      "    return (a, b, c, d, e, f, g, h, w, s, t, u)\n";
+  // `getattr(A, "s")` -> `getattr(A, "s",)`, which only the descent takes.
+  std::string general;
+  size_t depth = 0;
+  std::vector<bool> in_getattr;
+  for (size_t i = 0; i < body.size(); ++i) {
+    const char ch = body[i];
+    if (ch == '(') {
+      in_getattr.push_back(i >= 7 && body.compare(i - 7, 7, "getattr") == 0);
+      ++depth;
+    } else if (ch == ')' && depth > 0) {
+      --depth;
+      if (in_getattr.back()) general.push_back(',');
+      in_getattr.pop_back();
+    }
+    general.push_back(ch);
+  }
+  ASSERT_NE(general.find("\"3\",)"), std::string::npos) << general;
+  std::vector<Diagnostic> warn_short, warn_general;
+  const Graph fast = ParseOne(body, &warn_short);
+  const Graph slow = ParseOne(general, &warn_general);
+  EXPECT_EQ(warn_short.size(), warn_general.size());
+  ASSERT_EQ(fast.nodes.size(), slow.nodes.size());
+  auto describe = [](const Graph& g, const Node& n) {
+    std::string d = fmt::format("{} {} {}", g.str(n.name), static_cast<int>(n.kind), g.str(n.op));
+    for (const ValueRef& r : n.operands) d += fmt::format(" %{}.{}", r.node, r.output);
+    for (const graphdiff::Attr& a : n.attrs) {
+      // A rendered argument holds the callee's text, commas and all.
+      if (g.str(a.key) == "target") d += fmt::format(" target={}", g.str(a.value));
+    }
+    // A module call spelled with getattr is its path; a getattr read of a
+    // module keeps its text, which the commas change.
+    if (n.kind == NodeKind::kModuleCall) d += fmt::format(" raw={}", g.str(n.raw_op));
+    return d;
+  };
+  for (size_t i = 0; i < fast.nodes.size(); ++i) {
+    EXPECT_EQ(describe(fast, fast.nodes[i]), describe(slow, slow.nodes[i]));
+  }
+  EXPECT_EQ(fast.outputs, slow.outputs);
+  EXPECT_EQ(Attr(fast, Find(fast, "c"), "target"), "features_c8.1.0.block.2.fc1");
+  EXPECT_EQ(fast.str(Find(fast, "c")->raw_op), "features_c8.1.0.block.2.fc1");
+  EXPECT_EQ(Attr(fast, Find(fast, "d"), "target"), "layer1.0.conv1");
+  EXPECT_EQ(Attr(fast, Find(fast, "e"), "target"), "weird name");
+  EXPECT_EQ(Attr(fast, Find(fast, "f"), "target"), "features.1.0");
+  EXPECT_EQ(Attr(fast, Find(fast, "g"), "target"), "f.2.x.y");
+  EXPECT_EQ(Attr(fast, Find(fast, "g"), "dim"), "1");
+  EXPECT_EQ(Attr(fast, Find(fast, "call"), "target"), "f.5");
+  EXPECT_EQ(Attr(fast, Find(fast, "h"), "target"), "a.b.6.c.d.7");
+  EXPECT_EQ(fast.nodes[Index(fast, "h")].operands.size(), 2u);
+  EXPECT_EQ(Find(fast, "w")->kind, NodeKind::kGetAttr);
+  EXPECT_EQ(Attr(fast, Find(fast, "w"), "target"), "f.6.weight");
+  EXPECT_EQ(fast.str(Find(fast, "s")->op), "builtins::getattr");
+  EXPECT_NE(Find(fast, "t")->kind, NodeKind::kModuleCall);  // rooted at a value
+  EXPECT_EQ(Attr(fast, Find(fast, "u"), "target"), "f.8");  // the first string, as before
+}
+
 TEST(FxCodeTest, ProjectionsFoldIntoValueRefs) {
   Graph g = ParseOne(
       "def forward(self, x):\n"

@@ -38,88 +38,84 @@ struct Keyed {
   uint32_t index;  // into the entries being sorted
 };
 
-// Puts entries[keyed[i].index] at entries[i] for every i, in place: each
-// cycle of the permutation is followed once, the indexes it visits marked.
-void Permute(Entry* entries, std::vector<Keyed>& keyed) {
-  constexpr uint32_t kDone = uint32_t{1} << 31;
-  const size_t n = keyed.size();
-  for (size_t i = 0; i < n; ++i) {
-    if (keyed[i].index & kDone) continue;
-    const Entry first = entries[i];
-    size_t j = i;
-    for (;;) {
-      const uint32_t from = keyed[j].index;
-      keyed[j].index |= kDone;
-      if (from == i) {
-        entries[j] = first;
-        break;
-      }
-      entries[j] = entries[from];
-      j = from;
-    }
-  }
-}
-
-// Sorts entries whose names are equal in their first `depth` bytes by the
-// rest of their names. Names are compared eight bytes at a time as numbers;
-// a tie where both names go on is sorted again eight bytes deeper, and a
-// tie where one ends is settled by length (the shorter is a prefix of the
-// other). A graph of module calls has a million distinct ops sharing long
-// prefixes (`module::features.3.conv.0.1`): a string compare call per pair,
-// each reading two names far apart in the pool, was most of `stats`' own
-// time on it. A run of few names, or one found this many sorts deep (a
-// hostile dump's names, each parting from the rest a chunk later than the
-// last, would nest a sort per name), is sorted by plain string compares.
+// Sorts the keys of entries whose names are equal in their first `depth`
+// bytes by the rest of their names (each key's index says which entry it
+// is; the entries do not move). Names are compared eight bytes at a time as
+// numbers; a tie where both names go on is sorted again eight bytes deeper,
+// in place, and a tie where one ends is settled by length (the shorter is a
+// prefix of the other). A graph of module calls has a million distinct ops
+// sharing long prefixes (`module::features.3.conv.0.1`): a string compare
+// call per pair, each reading two names far apart in the pool, was most of
+// `stats`' own time on it. A run of few names, or one found this many sorts
+// deep (a hostile dump's names, each parting from the rest a chunk later
+// than the last, would nest a sort per name), is sorted by plain string
+// compares.
+//
+// Only keys move until the end: the entries were permuted in place at each
+// depth, a chain of dependent cache misses a million long (18% of `stats`
+// of such a graph), where one gather at the end reads them independently.
 constexpr size_t kFewNames = 16;
 constexpr int kMostNested = 32;
-void SortFrom(Entry* b, Entry* e, size_t depth, int nested, std::vector<Keyed>* scratch) {
-  const size_t n = static_cast<size_t>(e - b);
-  auto chunk = [&depth](const Entry& x) { return OrderedPrefix(x.first.substr(depth)); };
-  auto left = [&depth](const Entry& x) {
-    return static_cast<uint32_t>(std::min<size_t>(x.first.size() - depth, 9));
+void SortKeys(const Entry* entries, Keyed* k, size_t n, size_t depth, int nested) {
+  auto name = [entries](const Keyed& x) { return entries[x.index].first; };
+  auto chunk = [&depth](std::string_view s) { return OrderedPrefix(s.substr(depth)); };
+  auto left = [&depth](std::string_view s) {
+    return static_cast<uint32_t>(std::min<size_t>(s.size() - depth, 9));
   };
   // Skip eight bytes every name shares (all of "module::"), a pass each
   // rather than a sort.
   for (;;) {
-    const uint64_t first = chunk(b[0]);
+    const uint64_t first = chunk(name(k[0]));
     bool shared = true;
-    for (size_t i = 0; i < n && shared; ++i) shared = left(b[i]) == 9 && chunk(b[i]) == first;
+    for (size_t i = 0; i < n && shared; ++i) {
+      const std::string_view s = name(k[i]);
+      shared = left(s) == 9 && chunk(s) == first;
+    }
     if (!shared) break;
     depth += 8;
   }
-  std::vector<Keyed>& keyed = *scratch;
-  keyed.clear();
   for (size_t i = 0; i < n; ++i) {
-    keyed.push_back(Keyed{chunk(b[i]), left(b[i]), static_cast<uint32_t>(i)});
+    const std::string_view s = name(k[i]);
+    k[i].chunk = chunk(s);
+    k[i].left = left(s);
   }
-  std::sort(keyed.begin(), keyed.end(), [](const Keyed& x, const Keyed& y) {
+  std::sort(k, k + n, [](const Keyed& x, const Keyed& y) {
     return x.chunk != y.chunk ? x.chunk < y.chunk : x.left < y.left;
   });
-  Permute(b, keyed);
-  // Runs that tie and go on are sorted deeper once the scan is done (the
-  // scratch list is reused below).
+  // Runs that tie and go on are sorted deeper once the scan is done (their
+  // keys are refilled in place).
   absl::InlinedVector<std::pair<size_t, size_t>, 8> ties;
   for (size_t run = 0, i = 1; i <= n; ++i) {
-    if (i < n && keyed[i].chunk == keyed[run].chunk && keyed[i].left == keyed[run].left) continue;
-    if (i - run > 1 && keyed[run].left == 9) ties.emplace_back(run, i);
+    if (i < n && k[i].chunk == k[run].chunk && k[i].left == k[run].left) continue;
+    if (i - run > 1 && k[run].left == 9) ties.emplace_back(run, i);
     run = i;
   }
   for (const auto& [from, to] : ties) {
     if (to - from <= kFewNames || nested >= kMostNested) {
-      std::sort(b + from, b + to, [](const Entry& x, const Entry& y) { return x.first < y.first; });
+      std::sort(k + from, k + to,
+                [&name](const Keyed& x, const Keyed& y) { return name(x) < name(y); });
     } else {
-      SortFrom(b + from, b + to, depth + 8, nested + 1, scratch);
+      SortKeys(entries, k + from, to - from, depth + 8, nested + 1);
     }
   }
 }
 
 // Sorts (name, count) pairs by name and adds up the counts of equal names
-// (an empty op and a literal "?" under two ids), in place.
+// (an empty op and a literal "?" under two ids). The scratch lists are a
+// thread's own, kept from graph to graph (a log of 10^5 small graphs sorts
+// once per graph).
 void SortAndMerge(std::vector<Entry>* list) {
   auto& v = *list;
   if (v.size() > 1) {
     thread_local std::vector<Keyed> keyed;
-    SortFrom(v.data(), v.data() + v.size(), 0, 0, &keyed);
+    thread_local std::vector<Entry> sorted;
+    keyed.resize(v.size());
+    for (size_t i = 0; i < v.size(); ++i) keyed[i].index = static_cast<uint32_t>(i);
+    SortKeys(v.data(), keyed.data(), v.size(), 0, 0);
+    sorted.clear();
+    sorted.reserve(v.size());
+    for (const Keyed& x : keyed) sorted.push_back(v[x.index]);
+    v.swap(sorted);
   }
   size_t out = 0;
   for (size_t i = 0; i < v.size();) {

@@ -496,6 +496,19 @@ bool FxBuilder::ModulePath(uint32_t e, std::string* path) {
       path->append(StringContents(arena_[attr].text));
       return true;
     }
+    case FxExprKind::kModulePath:
+      // The parser took the tokens for the shape above: its names and
+      // strings, left to right, are the path's parts in order.
+      for (uint32_t i = x.first; i < x.last; ++i) {
+        const FxToken& t = toks_[i];
+        if (t.kind == FxTok::kString) {
+          if (!path->empty()) path->push_back('.');
+          path->append(StringContents(t.text));
+        } else if (IsOpTok(t, ".")) {
+          AppendModulePath(toks_[++i].text, path);
+        }
+      }
+      return true;
     default:
       return false;
   }
@@ -537,6 +550,7 @@ absl::Status FxBuilder::CollectRefs(uint32_t e, uint32_t node) {
     case FxExprKind::kNumber:
     case FxExprKind::kString:
     case FxExprKind::kConst:
+    case FxExprKind::kModulePath:  // a module refers to no value
       return absl::OkStatus();
     case FxExprKind::kAttribute: {
       // A dotted constant (`torch.float32`) refers to no value; a field of

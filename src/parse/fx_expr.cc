@@ -371,9 +371,50 @@ uint32_t FxExprParser::Power() {
   return e;
 }
 
+// A symbolic_trace of nested Sequentials calls each layer through getattr,
+// four deep in EfficientNet: `getattr(getattr(getattr(self.features, "1"),
+// "0").block, "2")(x)`. Its tree (a call, a name and a string a level, the
+// descent through each argument list) was most of parsing such a line, and
+// the builder wants only the path. Taken only for exactly this shape:
+//   chain := `self` (`.` name)*  |  `getattr` `(` chain `,` string `)` (`.` name)*
+// followed by `(`; anything else (a trailing comma, adjacent strings, a
+// root other than `self`, no call) takes the general descent.
+uint32_t FxExprParser::ModuleCallee() {
+  auto is_name = [this](size_t i, std::string_view w) {
+    return toks_[i].kind == FxTok::kName && toks_[i].text == w;
+  };
+  size_t i = pos_;
+  size_t opens = 0;
+  while (is_name(i, "getattr") && IsOpTok(toks_[i + 1], "(")) {
+    i += 2;
+    ++opens;
+  }
+  if (opens == 0 || !is_name(i, "self")) return kFxNone;
+  ++i;
+  // Every token list ends with a newline: a token past an operator exists.
+  auto names = [&] {
+    while (IsOpTok(toks_[i], ".") && toks_[i + 1].kind == FxTok::kName) i += 2;
+  };
+  names();
+  for (size_t k = 0; k < opens; ++k) {
+    if (!IsOpTok(toks_[i], ",") || toks_[i + 1].kind != FxTok::kString ||
+        !IsOpTok(toks_[i + 2], ")")) {
+      return kFxNone;
+    }
+    i += 3;
+    names();
+  }
+  if (!IsOpTok(toks_[i], "(")) return kFxNone;
+  const uint32_t first = static_cast<uint32_t>(pos_);
+  pos_ = i;
+  return Add(FxExprKind::kModulePath, first);
+}
+
 uint32_t FxExprParser::AtomExpr() {
   const uint32_t first = static_cast<uint32_t>(pos_);
-  uint32_t e = Atom();
+  uint32_t e = kFxNone;
+  if (toks_[pos_].kind == FxTok::kName && toks_[pos_].text == "getattr") e = ModuleCallee();
+  if (e == kFxNone) e = Atom();
   // The graph builder walks trailer chains recursively: bound them.
   int trailers = 0;
   while (e != kFxNone) {

@@ -34,6 +34,11 @@ enum class FxExprKind : uint8_t {
   kList,
   kSet,
   kDict,       // keys and values alternate in the chain
+  // A module rooted at `self` spelled with getattr and called:
+  // `getattr(getattr(self.features, "3"), "0").conv` before `(`. One node
+  // over the callee's tokens, no children: its path is read from them
+  // (FxModulePathAppend). Every other callee keeps its full tree.
+  kModulePath,
 };
 
 inline constexpr uint32_t kFxNone = 0xffffffffu;
@@ -89,6 +94,8 @@ class FxExprParser {
   uint32_t Factor();
   uint32_t Power();
   uint32_t AtomExpr();
+  // The kModulePath at pos_, or kFxNone with pos_ unchanged.
+  uint32_t ModuleCallee();
   uint32_t Atom();
   uint32_t Subscript();
   bool ParseSequence(char close, uint32_t* first_child, bool* had_comma,
