@@ -36,8 +36,8 @@ enum class FxExprKind : uint8_t {
   kDict,       // keys and values alternate in the chain
   // A module rooted at `self` spelled with getattr and called:
   // `getattr(getattr(self.features, "3"), "0").conv` before `(`. One node
-  // over the callee's tokens, no children: its path is read from them
-  // (FxModulePathAppend). Every other callee keeps its full tree.
+  // over the callee's tokens, no children: the builder reads the path from
+  // them. Every other callee keeps its full tree.
   kModulePath,
 };
 
