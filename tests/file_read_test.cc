@@ -53,6 +53,27 @@ TEST(FileRead, LargeFileIsMappedSmallFileIsRead) {
   EXPECT_TRUE(assigned.view() == small);
 }
 
+// Compared a block at a time: every block counts, and so do the lengths.
+TEST(FileRead, FileHoldsBytesComparesEveryBlockAndTheLength) {
+  ScratchDir dir;
+  const std::string path = dir.Join("f.txt");
+  const std::string text = Pattern(200000);  // three blocks and a part
+  WriteTestFile(path, text);
+  EXPECT_TRUE(FileHoldsBytes(path, text));
+  for (size_t at : {size_t{0}, size_t{65535}, size_t{65536}, size_t{131073}, text.size() - 1}) {
+    std::string other = text;
+    other[at] = static_cast<char>(other[at] ^ 1);
+    EXPECT_FALSE(FileHoldsBytes(path, other)) << at;
+  }
+  EXPECT_FALSE(FileHoldsBytes(path, std::string_view(text).substr(0, text.size() - 1)));
+  EXPECT_FALSE(FileHoldsBytes(path, text + "x"));
+  EXPECT_FALSE(FileHoldsBytes(dir.Join("missing.txt"), text));
+  EXPECT_FALSE(FileHoldsBytes(dir.path(), ""));  // not a regular file
+  WriteTestFile(dir.Join("empty.txt"), "");
+  EXPECT_TRUE(FileHoldsBytes(dir.Join("empty.txt"), ""));
+  EXPECT_FALSE(FileHoldsBytes(dir.Join("empty.txt"), "a"));
+}
+
 TEST(FileRead, ErrorsNameTheFileAndTheLimit) {
   ScratchDir dir;
   WriteTestFile(dir.Join("f.txt"), Pattern(100));

@@ -272,6 +272,36 @@ TEST(RepeatedFiles, AFileChangedOnDiskIsNoLongerAnOriginal) {
   EXPECT_EQ(repeated.Decide(hash, "abcdef", NoPark).kind, Kind::kParse);
 }
 
+// The first repeat is compared with the file on disk, block by block; the
+// second reads its bytes whole and keeps them for the rest, which are
+// compared with those.
+TEST(RepeatedFiles, TheFirstRepeatReadsTheDiskAndTheSecondKeepsItsBytes) {
+  ScratchDir dir;
+  const uint64_t hash = RepeatedFiles::Hash("abcdef");
+  {
+    const std::string path = dir.Join("f.txt");
+    DumpFile parsed;
+    RepeatedFiles repeated(0);
+    AddOriginalOnDisk(repeated, path, &parsed);
+    EXPECT_EQ(repeated.Decide(hash, "abcdef", NoPark).kind, Kind::kCopy);
+    // Nothing was kept by the first: the second reads the disk again.
+    WriteTestFile(path, "abcxyz");
+    EXPECT_EQ(repeated.Decide(hash, "abcdef", NoPark).kind, Kind::kParse);
+  }
+  {
+    const std::string path = dir.Join("g.txt");
+    DumpFile parsed;
+    RepeatedFiles repeated(0);
+    AddOriginalOnDisk(repeated, path, &parsed);
+    EXPECT_EQ(repeated.Decide(hash, "abcdef", NoPark).kind, Kind::kCopy);
+    EXPECT_EQ(repeated.Decide(hash, "abcdef", NoPark).kind, Kind::kCopy);
+    // Kept at the second: what the disk holds now is not read again.
+    WriteTestFile(path, "abcxyz");
+    EXPECT_EQ(repeated.Decide(hash, "abcdef", NoPark).kind, Kind::kCopy);
+    EXPECT_EQ(repeated.Decide(hash, "abcdeg", NoPark).kind, Kind::kParse);
+  }
+}
+
 TEST(RepeatedFiles, ACopyIsOfEqualBytesOnly) {
   ScratchDir dir;
   DumpFile parsed;

@@ -6,9 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -182,6 +184,27 @@ absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_
   absl::StatusOr<TextBuffer> data = ReadOpenFile(path, fd.get(), *size);
   if (!data.ok()) return data.status();
   return std::string(data->view());
+}
+
+bool FileHoldsBytes(const std::string& path, std::string_view bytes) {
+  Fd fd(OpenReadOnly(path));
+  absl::StatusOr<uint64_t> size = OpenForWholeRead(path, UINT64_MAX, "", fd);
+  if (!size.ok() || *size != bytes.size()) return false;
+  constexpr size_t kBlock = size_t{1} << 16;
+  thread_local std::unique_ptr<char[]> block;
+  if (block == nullptr) block.reset(new char[kBlock]);
+  for (size_t done = 0; done < bytes.size();) {
+    const size_t want = std::min(kBlock, bytes.size() - done);
+    absl::StatusOr<size_t> n = ReadFully(fd.get(), path, block.get(), want);
+    if (!n.ok() || *n != want || std::memcmp(block.get(), bytes.data() + done, want) != 0) {
+      return false;
+    }
+    done += want;
+  }
+  // A file that grew since its size was taken holds more.
+  char past;
+  absl::StatusOr<size_t> more = ReadFully(fd.get(), path, &past, 1);
+  return more.ok() && *more == 0;
 }
 
 }  // namespace graphdiff

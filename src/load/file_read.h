@@ -81,6 +81,11 @@ absl::Status FileTooLargeError(const std::string& path, uint64_t size, uint64_t 
 absl::StatusOr<FileBytes> ReadFileBytes(const std::string& path, uint64_t max_bytes,
                                         std::string_view limit_name);
 
+// Whether the file at `path` is a regular file holding exactly `bytes`,
+// read a block at a time into a buffer of the calling thread's: no memory
+// the size of the file. False where it cannot be read.
+bool FileHoldsBytes(const std::string& path, std::string_view bytes);
+
 }  // namespace graphdiff
 
 #endif  // GRAPHDIFF_SRC_LOAD_FILE_READ_H_

@@ -5,7 +5,6 @@
 
 #include "absl/hash/hash.h"
 #include "absl/status/statusor.h"
-#include "load/file_read.h"
 
 namespace graphdiff {
 
@@ -18,16 +17,32 @@ bool RepeatedFiles::CanKeep(uint64_t size) const {
   return kept_ + size <= keep_budget_;
 }
 
-std::shared_ptr<const std::string> RepeatedFiles::DiskBytes(Entry& e) {
-  std::lock_guard<std::mutex> lock(e.read_mu);
-  if (!e.read) {
-    e.read = true;
-    absl::StatusOr<std::string> bytes = ReadWholeFile(e.origin.disk, e.size, "");
-    if (bytes.ok() && bytes->size() == e.size) {
-      e.disk_bytes = std::make_shared<const std::string>(*std::move(bytes));
+// A first repeat is compared with the disk a block at a time, and only a
+// second reads the bytes whole, to keep: a run's ranks repeat a file again
+// and again, but a diff of two directories repeats most files of one side
+// once in the other, and reading each left file whole to compare one right
+// file, kept to the end, was two fifths of the fresh memory of a diff of two
+// directories of 10,000 files none alike.
+bool RepeatedFiles::SameAsDisk(Entry& e, std::string_view text) {
+  bool first;
+  std::shared_ptr<const FileBytes> kept;
+  {
+    std::lock_guard<std::mutex> lock(e.read_mu);
+    first = !e.compared;
+    e.compared = true;
+    if (!first) {
+      if (!e.read) {
+        e.read = true;
+        absl::StatusOr<FileBytes> bytes = ReadFileBytes(e.origin.disk, e.size, "");
+        if (bytes.ok() && bytes->size() == e.size) {
+          e.disk_bytes = std::make_shared<const FileBytes>(*std::move(bytes));
+        }
+      }
+      kept = e.disk_bytes;
     }
   }
-  return e.disk_bytes;
+  if (first) return FileHoldsBytes(e.origin.disk, text);
+  return kept != nullptr && kept->view() == text;
 }
 
 RepeatedFiles::Claim RepeatedFiles::Decide(
@@ -51,19 +66,16 @@ RepeatedFiles::Claim RepeatedFiles::Decide(
       return {Claim::kParked, nullptr};
     }
   }
-  // Done: nothing writes the entry any more but DiskBytes, under its lock.
-  std::string_view first;
-  std::shared_ptr<const std::string> read;
+  // Done: nothing writes the entry any more but SameAsDisk, under its lock.
+  bool same;
   if (!e->origin.disk.empty()) {
-    read = DiskBytes(*e);
-    if (read == nullptr) return {};
-    first = *read;
+    same = SameAsDisk(*e, text);
   } else if (!e->origin.owned.empty()) {
-    first = e->origin.owned.view();
+    same = e->origin.owned.view() == text;
   } else {
-    first = e->origin.borrowed;
+    same = e->origin.borrowed == text;
   }
-  if (first != text) return {};
+  if (!same) return {};
   return {Claim::kCopy, e->file};
 }
 

@@ -10,9 +10,10 @@
 // their pairs again, which it cannot do for graphs of pools of their own.
 //
 // A hash is no proof: a repeat is taken only once its bytes compare equal
-// to the first file's. Those bytes are read again from disk at the first
-// repeat (and kept for the next ones), or were kept when they came from an
-// archive, within a budget, or are the caller's (LoadDumpFromMemory).
+// to the first file's. A file on disk is compared with the first repeat a
+// block at a time, read again; at the second its bytes are read whole and
+// kept for the next ones. Bytes that came from an archive were kept, within
+// a budget, or are the caller's (LoadDumpFromMemory).
 //
 // Repeats often sit side by side (rank0/, rank1/), and are then read while
 // their original is still being parsed: such a file is parked with the
@@ -31,6 +32,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "graphdiff/dump.h"
+#include "load/file_read.h"
 #include "load/text_buffer.h"
 
 namespace graphdiff {
@@ -91,14 +93,16 @@ class RepeatedFiles {
     const DumpFile* file = nullptr;
     Origin origin;
     std::vector<std::function<void()>> parked;
-    // Bytes read again from `origin.disk`, at the first repeat: null until
-    // then, and when they could not be read or differ in length.
+    // Bytes read again from `origin.disk`, at the second repeat: null
+    // until then, and when they could not be read or differ in length.
     std::mutex read_mu;
+    bool compared = false;  // a first repeat was compared with the disk
     bool read = false;
-    std::shared_ptr<const std::string> disk_bytes;
+    std::shared_ptr<const FileBytes> disk_bytes;
   };
 
-  std::shared_ptr<const std::string> DiskBytes(Entry& e);
+  // Whether `text` is the bytes of `e`'s file on disk.
+  bool SameAsDisk(Entry& e, std::string_view text);
   void Finish(uint64_t hash, const DumpFile* file, Origin* origin);
 
   const uint64_t keep_budget_;
