@@ -71,6 +71,73 @@ TEST(Detect, ReportsFormatForwardAndWhether) {
 
 // A TORCH_TRACE log of a big model records every input before its first
 // graph, which then lies past the head detection reads.
+// Binary is judged sixteen bytes at a time: it must agree with the rule read
+// byte by byte (a NUL in the first 8 KiB, or more than one byte in twenty a
+// control character other than a line break, tab or form feed) wherever
+// the bytes sit, at the threshold, in the tail past the last whole step,
+// and past 8 KiB where nothing counts.
+TEST(Detect, BinaryAgreesWithTheRuleByteByByte) {
+  auto by_bytes = [](std::string_view text) {
+    const std::string_view h = text.substr(0, 8192);
+    size_t control = 0;
+    for (char c : h) {
+      const unsigned char u = static_cast<unsigned char>(c);
+      if (u == 0) return true;
+      if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f') ++control;
+    }
+    return control * 20 > h.size();
+  };
+  uint64_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(seed >> 33);
+  };
+  const char odd[] = {'\x01', '\x1b', '\x1f', '\x7f', '\x80', '\xff', '\n', '\r', '\t', '\f',
+                      '\x0b', ' ', '\0'};
+  int binary = 0, text = 0;
+  for (size_t size : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{200}, size_t{8191},
+                      size_t{8192}, size_t{8200}, size_t{20000}}) {
+    for (uint32_t per_mille : {0u, 10u, 45u, 50u, 55u, 120u}) {
+      for (int round = 0; round < 4; ++round) {
+        std::string s(size, 'a');
+        for (char& c : s) {
+          if (next() % 1000 < per_mille) c = odd[next() % (sizeof(odd) - (round == 0 ? 0 : 1))];
+        }
+        const bool want = by_bytes(s);
+        EXPECT_EQ(Detect(s).binary, want) << "size " << size << " per mille " << per_mille;
+        (want ? binary : text) += 1;
+      }
+    }
+  }
+  EXPECT_GT(binary, 20);  // both answers were asked for
+  EXPECT_GT(text, 20);
+  // A NUL past the first 8 KiB counts for nothing.
+  std::string late(9000, 'a');
+  late[8192] = '\0';
+  EXPECT_FALSE(Detect(late).binary);
+  late[8191] = '\0';
+  EXPECT_TRUE(Detect(late).binary);
+}
+
+// "def forward(" is searched across the head at once: a line holds it
+// wherever it sits on the line, with any line ending, once or twice on a
+// line, and a line that starts as another format's does is that format's.
+TEST(Detect, ForwardIsFoundOnTheLineThatHoldsIt) {
+  EXPECT_EQ(Detect("x = 1\r\n  # def forward(self):\r\nreturn\r\n").format, DumpFormat::kFxCode);
+  EXPECT_TRUE(Detect("a\nb def forward(x) def forward(y)\n").fx_forward);
+  EXPECT_FALSE(Detect("def forward\n(self)\ndef  forward(\n").fx_forward);
+  EXPECT_TRUE(Detect("def forward(").fx_forward);  // no line break at the end
+  // Metrics lines that mention it are metrics, as before the search moved.
+  const Detection metrics = Detect("Metric: def forward(\n  TotalSamples: 1\n");
+  EXPECT_EQ(metrics.format, DumpFormat::kMetrics);
+  EXPECT_TRUE(metrics.fx_forward);
+  const std::string ir_then_fx = std::string(kIr) + "\n" + kFx;
+  const Detection both = Detect(ir_then_fx);
+  EXPECT_EQ(both.format, DumpFormat::kIrText);
+  EXPECT_TRUE(both.fx_forward);
+  EXPECT_FALSE(Detect(kIr).fx_forward);
+}
+
 TEST(Detect, TorchTraceLogWithALongPreamble) {
   std::string preamble;
   for (int i = 0; preamble.size() <= 300 * 1024; ++i) {

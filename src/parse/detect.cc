@@ -17,20 +17,48 @@
 #include "parse/log_prefix.h"
 #include "util/absl_sv.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace graphdiff {
 namespace {
 
 // Enough to see past a log preamble and a save-file record header.
 constexpr size_t kSniffBytes = 256 * 1024;
 
+// A NUL byte, or more than one byte in twenty a control character other
+// than a line break, tab or form feed, in the first 8 KiB. Sixteen bytes a
+// step: a directory's files are detected one by one, and the byte loop was
+// a twentieth of `stats` of a directory of 10,000 small graphs.
 bool LooksBinary(std::string_view head) {
-  size_t control = 0;
-  for (char c : head.substr(0, 8192)) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u == 0) return true;
-    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f') ++control;
+  const std::string_view h = head.substr(0, 8192);
+  const char* p = h.data();
+  const size_t n = h.size();
+  size_t control = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i below_space = _mm_set1_epi8(0x1f);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  const __m128i tab = _mm_set1_epi8('\t'), ff = _mm_set1_epi8('\f');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) != 0) return true;
+    // u < 0x20 exactly when min(u, 0x1f) == u, unsigned.
+    const __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
+    const __m128i allowed = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)),
+                                         _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, ff)));
+    // Text has none nearly always: counted only when there are.
+    const unsigned odd = static_cast<unsigned>(_mm_movemask_epi8(_mm_andnot_si128(allowed, low)));
+    if (odd != 0) control += static_cast<size_t>(__builtin_popcount(odd));
   }
-  return control * 20 > std::min<size_t>(head.size(), 8192);
+#endif
+  for (; i < n; ++i) {
+    const unsigned char u = static_cast<unsigned char>(p[i]);
+    if (u == 0) return true;
+    if (u < 0x20 && u != '\n' && u != '\r' && u != '\t' && u != '\f') ++control;
+  }
+  return control * 20 > n;
 }
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
@@ -81,6 +109,30 @@ bool IsHloEntryHeader(std::string_view body) {
   return end != std::string_view::npos && body[end] == '{';
 }
 
+// What a line (its indent off) starts with that tells a format, asked by
+// its first byte.
+enum class Marker { kNone, kSave, kIr, kHlo, kMetrics };
+Marker LineMarker(std::string_view body) {
+  switch (body[0]) {
+    case '[':
+      return StartsWith(body, "[ScheduleSyncTensorsGraph]") ? Marker::kSave : Marker::kNone;
+    case '#':
+      return StartsWith(body, "## BEGIN_GRAPH") ? Marker::kSave : Marker::kNone;
+    case 'I':
+      return StartsWith(body, "IR {") ? Marker::kIr : Marker::kNone;
+    case 'H':
+      return StartsWith(body, "HloModule ") ? Marker::kHlo : Marker::kNone;
+    case 'E':
+      return IsHloEntryHeader(body) ? Marker::kHlo : Marker::kNone;
+    case 'M':
+      return StartsWith(body, "Metric: ") ? Marker::kMetrics : Marker::kNone;
+    case 'C':
+      return StartsWith(body, "Counter: ") ? Marker::kMetrics : Marker::kNone;
+    default:
+      return Marker::kNone;
+  }
+}
+
 }  // namespace
 
 std::string_view DumpFormatName(DumpFormat format) {
@@ -110,33 +162,54 @@ Detection Detect(std::string_view text) {
   std::string_view head = StripLogPrefixes(raw_head, &storage, &stripped);
   int ir_blocks = 0;
   bool save_marker = false, fx = false, hlo = false, metrics = false, trace = false;
+  // Where "def forward(" comes next, found across lines at once: a search
+  // of every line, and prefixes compared one by one, were most of detecting
+  // a directory's small files.
+  constexpr std::string_view kForward = "def forward(";
+  auto forward_from = [&head, kForward](size_t from) {
+    const void* at = from < head.size() ? memmem(head.data() + from, head.size() - from,
+                                                 kForward.data(), kForward.size())
+                                        : nullptr;
+    return at == nullptr ? head.size()
+                         : static_cast<size_t>(static_cast<const char*>(at) - head.data());
+  };
+  size_t next_forward = forward_from(0);
   LineReader lines(head);
   std::string_view line;
   while (lines.Next(&line)) {
+    const size_t line_end = lines.line_offset() + line.size();
+    // Asked of every line, as HasFxForward asks it, so that an IR log's
+    // check for an FX graph inside can take this answer.
+    const bool forward = next_forward < line_end;
+    if (forward) next_forward = forward_from(lines.position());
+    d.fx_forward = d.fx_forward || forward;
     // Pasted dumps are often indented as a whole.
     size_t indent = line.find_first_not_of(" \t");
     if (indent == std::string_view::npos) continue;
     std::string_view body = line.substr(indent);
-    // Asked of every line, as HasFxForward asks it, so that an IR log's
-    // check for an FX graph inside can take this answer.
-    const bool forward = body.find("def forward(") != std::string_view::npos;
-    d.fx_forward = d.fx_forward || forward;
-    if (StartsWith(body, "[ScheduleSyncTensorsGraph]") ||
-        StartsWith(body, "## BEGIN_GRAPH")) {
-      save_marker = true;
-    } else if (StartsWith(body, "IR {")) {
-      ++ir_blocks;
-    } else if (StartsWith(body, "HloModule ") || IsHloEntryHeader(body)) {
-      hlo = true;
-    } else if (StartsWith(body, "Metric: ") || StartsWith(body, "Counter: ")) {
-      metrics = true;
-    } else if (forward) {
-      fx = true;
-    } else if (!trace && (body[0] == '{' || body[0] == '[')) {
-      // A TORCH_TRACE log: a big model's records of its inputs fill the
-      // head before the first graph comes.
-      std::optional<FxTraceRecord> record = FxTraceRecordHeader(body);
-      trace = record && !record->compile_id.empty();
+    switch (LineMarker(body)) {
+      case Marker::kSave:
+        save_marker = true;
+        break;
+      case Marker::kIr:
+        ++ir_blocks;
+        break;
+      case Marker::kHlo:
+        hlo = true;
+        break;
+      case Marker::kMetrics:
+        metrics = true;
+        break;
+      case Marker::kNone:
+        if (forward) {
+          fx = true;
+        } else if (!trace && (body[0] == '{' || body[0] == '[')) {
+          // A TORCH_TRACE log: a big model's records of its inputs fill the
+          // head before the first graph comes.
+          std::optional<FxTraceRecord> record = FxTraceRecordHeader(body);
+          trace = record && !record->compile_id.empty();
+        }
+        break;
     }
   }
   if (save_marker || ir_blocks > 1) {
