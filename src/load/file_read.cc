@@ -176,12 +176,17 @@ absl::StatusOr<FileStart> ReadFileStart(const std::string& path, size_t head_byt
   return start;
 }
 
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
-                                          std::string_view limit_name) {
+absl::StatusOr<TextBuffer> ReadFileCopy(const std::string& path, uint64_t max_bytes,
+                                        std::string_view limit_name) {
   Fd fd(OpenReadOnly(path));
   absl::StatusOr<uint64_t> size = OpenForWholeRead(path, max_bytes, limit_name, fd);
   if (!size.ok()) return size.status();
-  absl::StatusOr<TextBuffer> data = ReadOpenFile(path, fd.get(), *size);
+  return ReadOpenFile(path, fd.get(), *size);
+}
+
+absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
+                                          std::string_view limit_name) {
+  absl::StatusOr<TextBuffer> data = ReadFileCopy(path, max_bytes, limit_name);
   if (!data.ok()) return data.status();
   return std::string(data->view());
 }

@@ -19,6 +19,11 @@ namespace graphdiff {
 // limit (`limit_name`) so the user knows which option to raise.
 absl::StatusOr<std::string> ReadWholeFile(const std::string& path, uint64_t max_bytes,
                                           std::string_view limit_name);
+// The same, read into one buffer of its size and not copied again: never a
+// mapping, so bytes kept while other files load cannot vanish under the
+// reader when the file shrinks (see FileBytes).
+absl::StatusOr<TextBuffer> ReadFileCopy(const std::string& path, uint64_t max_bytes,
+                                        std::string_view limit_name);
 // A whole file's bytes for one parse: a read-only mapping of the file where
 // it is large, else a copy read into memory.
 //

@@ -5,6 +5,7 @@
 
 #include "absl/hash/hash.h"
 #include "absl/status/statusor.h"
+#include "load/file_read.h"
 
 namespace graphdiff {
 
@@ -25,7 +26,7 @@ bool RepeatedFiles::CanKeep(uint64_t size) const {
 // directories of 10,000 files none alike.
 bool RepeatedFiles::SameAsDisk(Entry& e, std::string_view text) {
   bool first;
-  std::shared_ptr<const FileBytes> kept;
+  std::shared_ptr<const TextBuffer> kept;
   {
     std::lock_guard<std::mutex> lock(e.read_mu);
     first = !e.compared;
@@ -33,9 +34,9 @@ bool RepeatedFiles::SameAsDisk(Entry& e, std::string_view text) {
     if (!first) {
       if (!e.read) {
         e.read = true;
-        absl::StatusOr<FileBytes> bytes = ReadFileBytes(e.origin.disk, e.size, "");
+        absl::StatusOr<TextBuffer> bytes = ReadFileCopy(e.origin.disk, e.size, "");
         if (bytes.ok() && bytes->size() == e.size) {
-          e.disk_bytes = std::make_shared<const FileBytes>(*std::move(bytes));
+          e.disk_bytes = std::make_shared<const TextBuffer>(*std::move(bytes));
         }
       }
       kept = e.disk_bytes;

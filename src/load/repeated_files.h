@@ -11,7 +11,8 @@
 //
 // A hash is no proof: a repeat is taken only once its bytes compare equal
 // to the first file's. A file on disk is compared with the first repeat a
-// block at a time, read again; at the second its bytes are read whole and
+// block at a time, read again; at the second its bytes are read whole (a
+// copy, never a mapping: the file may change while the load goes on) and
 // kept for the next ones. Bytes that came from an archive were kept, within
 // a budget, or are the caller's (LoadDumpFromMemory).
 //
@@ -32,7 +33,6 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "graphdiff/dump.h"
-#include "load/file_read.h"
 #include "load/text_buffer.h"
 
 namespace graphdiff {
@@ -98,7 +98,7 @@ class RepeatedFiles {
     std::mutex read_mu;
     bool compared = false;  // a first repeat was compared with the disk
     bool read = false;
-    std::shared_ptr<const FileBytes> disk_bytes;
+    std::shared_ptr<const TextBuffer> disk_bytes;
   };
 
   // Whether `text` is the bytes of `e`'s file on disk.
