@@ -65,13 +65,21 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
+// Where "def forward(" first comes in `text` at or after `from`, or
+// text.size(). One search across lines: it cannot span one, so a line holds
+// it exactly when the search lands inside that line.
+size_t FindForward(std::string_view text, size_t from) {
+  constexpr std::string_view kForward = "def forward(";
+  const void* at = from < text.size() ? memmem(text.data() + from, text.size() - from,
+                                               kForward.data(), kForward.size())
+                                      : nullptr;
+  return at == nullptr ? text.size()
+                       : static_cast<size_t>(static_cast<const char*>(at) - text.data());
+}
+
 bool HasFxForward(std::string_view text) {
-  LineReader lines(text.substr(0, kSniffBytes));
-  std::string_view line;
-  while (lines.Next(&line)) {
-    if (line.find("def forward(") != std::string_view::npos) return true;
-  }
-  return false;
+  const std::string_view head = text.substr(0, kSniffBytes);
+  return FindForward(head, 0) < head.size();
 }
 
 // A log that holds an FX graph beside IR blocks (XLA_DYNAMO_DEBUG prints the
@@ -165,15 +173,7 @@ Detection Detect(std::string_view text) {
   // Where "def forward(" comes next, found across lines at once: a search
   // of every line, and prefixes compared one by one, were nearly half of
   // detecting a directory's small files.
-  constexpr std::string_view kForward = "def forward(";
-  auto forward_from = [&head, kForward](size_t from) {
-    const void* at = from < head.size() ? memmem(head.data() + from, head.size() - from,
-                                                 kForward.data(), kForward.size())
-                                        : nullptr;
-    return at == nullptr ? head.size()
-                         : static_cast<size_t>(static_cast<const char*>(at) - head.data());
-  };
-  size_t next_forward = forward_from(0);
+  size_t next_forward = FindForward(head, 0);
   LineReader lines(head);
   std::string_view line;
   while (lines.Next(&line)) {
@@ -181,7 +181,7 @@ Detection Detect(std::string_view text) {
     // Asked of every line, as HasFxForward asks it, so that an IR log's
     // check for an FX graph inside can take this answer.
     const bool forward = next_forward < line_end;
-    if (forward) next_forward = forward_from(lines.position());
+    if (forward) next_forward = FindForward(head, lines.position());
     d.fx_forward = d.fx_forward || forward;
     // Pasted dumps are often indented as a whole.
     size_t indent = line.find_first_not_of(" \t");

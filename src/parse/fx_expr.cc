@@ -413,7 +413,7 @@ uint32_t FxExprParser::ModuleCallee() {
 uint32_t FxExprParser::AtomExpr() {
   const uint32_t first = static_cast<uint32_t>(pos_);
   uint32_t e = kFxNone;
-  if (toks_[pos_].kind == FxTok::kName && toks_[pos_].text == "getattr") e = ModuleCallee();
+  if (IsName("getattr")) e = ModuleCallee();
   if (e == kFxNone) e = Atom();
   // The graph builder walks trailer chains recursively: bound them.
   int trailers = 0;
