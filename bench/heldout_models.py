@@ -11,7 +11,13 @@ of that many nodes, each copy renumbered by bench/replicate_ir from the same
 build, since consecutive copies of an IR graph would fold into one record),
 and prints `graphdiff stats --jobs 1` rates, best of three, lowest first.
 
-    /usr/bin/python3 bench/heldout_models.py GRAPHDIFF OUT [--models a,b]
+    /usr/bin/python3 bench/heldout_models.py GRAPHDIFF OUT [--models a,b] [--dumps]
+
+With --dumps it only writes the models' graph files to OUT, unreplicated,
+for the alignment properties to be asked of them (README, "Development"):
+
+    GRAPHDIFF_ALIGN_DUMPS=OUT build/tests/graphdiff_tests \
+        --gtest_filter='AlignTestdataTest.Renumbered*:AlignTestdataTest.Planted*'
 
 Developers only: needs Debian's python3-torch and python3-torchvision
 (PyTorch 1.13), so use /usr/bin/python3. Each model and kind runs in a child
@@ -116,12 +122,14 @@ def main(argv):
     parser.add_argument("graphdiff")
     parser.add_argument("out")
     parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--dumps", action="store_true",
+                        help="only write the graph files, for the alignment properties")
     args = parser.parse_args(argv[1:])
     replicate_ir = os.path.join(os.path.dirname(os.path.abspath(args.graphdiff)), "bench",
                                 "replicate_ir")
-    if not os.path.exists(replicate_ir):
+    if not args.dumps and not os.path.exists(replicate_ir):
         sys.exit(f"{replicate_ir} not found: build with -DGRAPHDIFF_BUILD_BENCHMARKS=ON")
-    os.makedirs(os.path.join(args.out, "rep"), exist_ok=True)
+    os.makedirs(args.out if args.dumps else os.path.join(args.out, "rep"), exist_ok=True)
     files = []
     for name in args.models.split(","):
         for kind in KINDS:
@@ -136,6 +144,8 @@ def main(argv):
             files.append(out)
             if kind == "aot":
                 files.append(out.replace("_fwd.txt", "_bwd.txt"))
+    if args.dumps:
+        return 0
     rows = []
     for path in files:
         rep = os.path.join(args.out, "rep", os.path.basename(path))

@@ -4,6 +4,7 @@
 // reordered copies (must be exact), against planted perturbations (exactly
 // the planted changes, nothing else), and the ResNet-18 cases end to end.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,12 +37,17 @@ std::string ReadFile(const fs::path& p) {
   return ss.str();
 }
 
-// Every graph of every graph dump under testdata, in path order.
+// Every graph of every graph dump under testdata, in path order; under
+// $GRAPHDIFF_ALIGN_DUMPS instead when it is set, so the same properties can
+// be asked of dumps the project has never seen (bench/heldout_models.py
+// --dumps writes such a directory; README, "Development").
 const std::vector<NamedGraph>& AllGraphs() {
   static const auto* graphs = [] {
     auto* out = new std::vector<NamedGraph>;
     std::vector<fs::path> files;
-    for (const auto& e : fs::recursive_directory_iterator(GRAPHDIFF_TESTDATA_DIR)) {
+    const char* dumps = std::getenv("GRAPHDIFF_ALIGN_DUMPS");
+    const fs::path root = dumps != nullptr && *dumps != '\0' ? dumps : GRAPHDIFF_TESTDATA_DIR;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
       if (e.is_regular_file()) files.push_back(e.path());
     }
     std::sort(files.begin(), files.end());
