@@ -1026,6 +1026,25 @@ TEST(FxCodeTest, ACycleOfDefinitionsIsCopiedAsParsed) {
   EXPECT_EQ(said, 3u);
 }
 
+// AOTAutograd's backward graphs return None for each input that takes no
+// gradient, hundreds in a big model: one warning says how many, at the
+// first. Repeated, such a definition is copied like any other.
+TEST(FxCodeTest, NoneOutputsAreSaidOnce) {
+  std::string def = "def forward(self, x, y):\n    return [";
+  for (int i = 0; i < 100; ++i) def += i % 25 == 7 ? "x, " : "None, ";
+  def += "y]\n";
+  std::vector<Diagnostic> w;
+  Graph g = ParseOne(def, &w);
+  EXPECT_EQ(g.outputs.size(), 5u);  // four x and the y
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].message, "skipped 96 None graph outputs");
+  EXPECT_EQ(w[0].line, 2u);
+  EXPECT_EQ(w[0].column, 13u);  // the first None
+  size_t said = 0;
+  ExpectEachDefinitionParsesAsAlone({def, def, def}, &said);
+  EXPECT_EQ(said, 3u);
+}
+
 void ExpectEachDefinitionParsesAsAlone(const std::vector<std::string>& defs, size_t* said) {
   std::string text;
   std::vector<uint32_t> first_lines;
