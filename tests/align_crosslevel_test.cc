@@ -564,6 +564,73 @@ TEST(AlignCrossLevel, DiffOfTwoLevelsNamesNoSubstitution) {
   }
 }
 
+// torchvision's `stochastic_depth`, a wrapped function in `symbolic_trace`
+// (EfficientNet-V2, Swin), is the identity in eval mode and vanishes from
+// the aten trace, as Dropout does: it is removed, not paired with the SiLU
+// before it. The start of EfficientNet-V2-S's two traces (PyTorch 1.13, a
+// model testdata does not hold) warned "stochastic_depth -> aten::silu_"
+// until the module chain knew such a function may vanish.
+TEST(AlignCrossLevel, StochasticDepthVanishes) {
+  const std::string module_level = R"(torch.fx._symbolic_trace.wrap("torchvision_ops_stochastic_depth_stochastic_depth")
+
+def forward(self, x : torch.Tensor) -> torch.Tensor:
+    features_0_0 = getattr(getattr(self.features, "0"), "0")(x);  x = None
+    features_0_1 = getattr(getattr(self.features, "0"), "1")(features_0_0);  features_0_0 = None
+    features_0_2 = getattr(getattr(self.features, "0"), "2")(features_0_1);  features_0_1 = None
+    features_1_0_block_0_0 = getattr(getattr(getattr(getattr(self.features, "1"), "0").block, "0"), "0")(features_0_2)
+    features_1_0_block_0_1 = getattr(getattr(getattr(getattr(self.features, "1"), "0").block, "0"), "1")(features_1_0_block_0_0);  features_1_0_block_0_0 = None
+    features_1_0_block_0_2 = getattr(getattr(getattr(getattr(self.features, "1"), "0").block, "0"), "2")(features_1_0_block_0_1);  features_1_0_block_0_1 = None
+    stochastic_depth = torchvision_ops_stochastic_depth_stochastic_depth(features_1_0_block_0_2, 0.0, 'row', False);  features_1_0_block_0_2 = None
+    add = stochastic_depth + features_0_2;  stochastic_depth = features_0_2 = None
+    return add
+)";
+  const std::string aten_level = R"(def forward(self, arg0_1):
+    _param_constant0 = self._param_constant0
+    convolution = torch.ops.aten.convolution.default(arg0_1, _param_constant0, None, [2, 2], [1, 1], [1, 1], False, [0, 0], 1);  arg0_1 = _param_constant0 = None
+    empty = torch.ops.aten.empty.memory_format([0], dtype = torch.uint8, layout = torch.strided, device = device(type='cpu'))
+    _param_constant1 = self._param_constant1
+    _param_constant2 = self._param_constant2
+    _tensor_constant0 = self._tensor_constant0
+    _tensor_constant1 = self._tensor_constant1
+    native_batch_norm = torch.ops.aten.native_batch_norm.default(convolution, _param_constant1, _param_constant2, _tensor_constant0, _tensor_constant1, False, 0.1, 0.001);  convolution = _param_constant1 = _param_constant2 = _tensor_constant0 = _tensor_constant1 = None
+    getitem = native_batch_norm[0]
+    getitem_1 = native_batch_norm[1]
+    getitem_2 = native_batch_norm[2];  native_batch_norm = None
+    silu_ = torch.ops.aten.silu_.default(getitem);  getitem = None
+    _param_constant3 = self._param_constant3
+    convolution_1 = torch.ops.aten.convolution.default(silu_, _param_constant3, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1);  _param_constant3 = None
+    empty_1 = torch.ops.aten.empty.memory_format([0], dtype = torch.uint8, layout = torch.strided, device = device(type='cpu'))
+    _param_constant4 = self._param_constant4
+    _param_constant5 = self._param_constant5
+    _tensor_constant2 = self._tensor_constant2
+    _tensor_constant3 = self._tensor_constant3
+    native_batch_norm_1 = torch.ops.aten.native_batch_norm.default(convolution_1, _param_constant4, _param_constant5, _tensor_constant2, _tensor_constant3, False, 0.1, 0.001);  convolution_1 = _param_constant4 = _param_constant5 = _tensor_constant2 = _tensor_constant3 = None
+    getitem_3 = native_batch_norm_1[0]
+    getitem_4 = native_batch_norm_1[1]
+    getitem_5 = native_batch_norm_1[2];  native_batch_norm_1 = None
+    silu__1 = torch.ops.aten.silu_.default(getitem_3);  getitem_3 = None
+    add_ = torch.ops.aten.add_.Tensor(silu__1, silu_);  silu__1 = silu_ = None
+    return add_
+)";
+  absl::StatusOr<Dump> a = LoadDumpFromMemory("a", {{"g.txt", module_level}});
+  absl::StatusOr<Dump> b = LoadDumpFromMemory("b", {{"g.txt", aten_level}});
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (bool swap : {false, true}) {
+    SCOPED_TRACE(swap ? "swapped" : "module level first");
+    absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+    ASSERT_TRUE(d.ok()) << d.status();
+    ASSERT_EQ(d->pairs.size(), 1u);
+    const std::vector<std::string>& gone = swap ? d->pairs[0].right_only : d->pairs[0].left_only;
+    EXPECT_NE(std::find(gone.begin(), gone.end(), "stochastic_depth"), gone.end());
+    for (const Finding& f : d->findings) {
+      EXPECT_NE(f.severity, Severity::kWarning) << f.title;
+      if (f.id == "op-substitution") {
+        EXPECT_EQ(f.title.find("stochastic_depth"), std::string::npos) << f.title;
+      }
+    }
+  }
+}
+
 // A module call and its decomposition are one row per pattern: the
 // transformer block's three Linears on 3-D inputs are one finding (count 3,
 // each instance the module call and its four aten ops), not `-> aten::view

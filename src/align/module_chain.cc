@@ -187,6 +187,7 @@ class ChainAligner {
         for (const ValueRef& r : M().v->operands(n)) reads |= M().param[r.node] != 0;
         if (!reads) *weights = 0;
       }
+      *vanish = FunctionMayVanish(g.str(node.op));
       out->push_back(M().v->cls[n]);
       for (std::string_view op : ModuleDecomposition(g.str(node.op))) {
         out->push_back(HashString(eq.ClassOf(op)));
@@ -323,7 +324,8 @@ class ChainAligner {
             if (len == 0) {
               // A function op is written in the trace; it vanishes less
               // readily than a module whose class nobody knows.
-              cost = (vanish ? 0.0 : kEmpty) + (function ? kClassMiss : 0.0) + kLateEmpty * i;
+              cost = (vanish ? 0.0 : kEmpty) + (function && !vanish ? kClassMiss : 0.0) +
+                     kLateEmpty * i;
             } else {
               // Each node beyond the first costs, less when it is one the
               // node is known to become (`getitem` -> three `slice`s).

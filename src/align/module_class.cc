@@ -100,6 +100,11 @@ std::vector<std::string_view> ModuleDecomposition(std::string_view module_op) {
 
 bool ModuleMayVanish(std::string_view module_op) { return module_op == "aten::dropout"; }
 
+bool FunctionMayVanish(std::string_view op) {
+  return op.find("dropout") != std::string_view::npos ||
+         op.find("stochastic_depth") != std::string_view::npos;
+}
+
 std::optional<bool> ModuleHoldsParameters(std::string_view module_op) {
   static constexpr std::string_view kWith[] = {"aten::convolution", "aten::batch_norm",
                                                "aten::layer_norm", "aten::linear",

@@ -27,6 +27,12 @@ std::vector<std::string_view> ModuleDecomposition(std::string_view module_op);
 // aten-level trace (Dropout, Identity in eval mode).
 bool ModuleMayVanish(std::string_view module_op);
 
+// Whether a function call of op `op` may vanish from an aten-level trace:
+// the identity in eval mode, as dropout in any spelling is and torchvision's
+// `stochastic_depth` (a wrapped function in `symbolic_trace`,
+// `builtins::torchvision_ops_stochastic_depth_stochastic_depth`) is.
+bool FunctionMayVanish(std::string_view op);
+
 // Whether a module of representative op `module_op` holds parameters
 // (convolution, the norms, Linear, Embedding: its aten ops read weights) or
 // not (activations, pooling, Dropout); nullopt when the table does not say.
