@@ -323,7 +323,8 @@ class ChainAligner {
             double cost;
             if (len == 0) {
               // A function op is written in the trace; it vanishes less
-              // readily than a module whose class nobody knows.
+              // readily than a module whose class nobody knows, unless it
+              // is the identity in eval mode (FunctionMayVanish).
               cost = (vanish ? 0.0 : kEmpty) + (function && !vanish ? kClassMiss : 0.0) +
                      kLateEmpty * i;
             } else {
