@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fmt/format.h"
 #include "graphdiff/align.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/parse.h"
@@ -629,6 +630,198 @@ def forward(self, x : torch.Tensor) -> torch.Tensor:
       }
     }
   }
+}
+
+// Diffs a module-level graph against an aten-level one, both ways.
+std::vector<DiffResult> BothWays(const std::string& module_level, const std::string& aten_level) {
+  absl::StatusOr<Dump> a = LoadDumpFromMemory("a", {{"g.txt", module_level}});
+  absl::StatusOr<Dump> b = LoadDumpFromMemory("b", {{"g.txt", aten_level}});
+  EXPECT_TRUE(a.ok() && b.ok());
+  std::vector<DiffResult> out;
+  if (!a.ok() || !b.ok()) return out;
+  for (bool swap : {false, true}) {
+    absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+    EXPECT_TRUE(d.ok()) << d.status();
+    if (d.ok()) out.push_back(*std::move(d));
+  }
+  return out;
+}
+
+// Inception-V3's pooling: `F.avg_pool2d(x, kernel_size=3, stride=1,
+// padding=1)` is the call make_fx writes `avg_pool2d(x, [3, 3], [1, 1],
+// [1, 1])`, an int for a size the schema spells as a list. It warned six
+// attribute changes on 9 nodes of the held-out model. A padding that did
+// change still warns.
+TEST(AlignCrossLevel, AnIntForAListIsTheSameCall) {
+  const std::string module_level = R"(def forward(self, x : torch.Tensor) -> torch.Tensor:
+    maxpool2 = self.maxpool2(x);  x = None
+    avg_pool2d = torch._C._nn.avg_pool2d(maxpool2, kernel_size = 3, stride = 1, padding = 1);  maxpool2 = None
+    conv = self.conv(avg_pool2d);  avg_pool2d = None
+    return conv
+)";
+  auto aten_level = [](const char* padding) {
+    return std::string(R"(def forward(self, arg0_1):
+    max_pool2d_with_indices = torch.ops.aten.max_pool2d_with_indices.default(arg0_1, [3, 3], [2, 2]);  arg0_1 = None
+    getitem = max_pool2d_with_indices[0]
+    getitem_1 = max_pool2d_with_indices[1];  max_pool2d_with_indices = None
+    avg_pool2d = torch.ops.aten.avg_pool2d.default(getitem, [3, 3], [1, 1], )") +
+           padding + R"();  getitem = None
+    _param_constant0 = self._param_constant0
+    convolution = torch.ops.aten.convolution.default(avg_pool2d, _param_constant0, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1);  avg_pool2d = _param_constant0 = None
+    return convolution
+)";
+  };
+  for (const DiffResult& d : BothWays(module_level, aten_level("[1, 1]"))) {
+    for (const Finding& f : d.findings) {
+      EXPECT_NE(f.id, "attribute-change") << f.title;
+      EXPECT_NE(f.severity, Severity::kWarning) << f.title;
+    }
+  }
+  for (const DiffResult& d : BothWays(module_level, aten_level("[0, 0]"))) {
+    bool warned = false;
+    for (const Finding& f : d.findings) {
+      warned |= f.id == "attribute-change" && f.severity == Severity::kWarning;
+    }
+    EXPECT_TRUE(warned);
+  }
+}
+
+// A function `torch.fx.wrap` keeps whole (Swin-T's shifted_window_attention)
+// is its body one level down: ops no table knows, a copy among them. The
+// body's pairing and its copies are info, not a substitution and clones to
+// warn of (the held-out Swin-T warned five times). The same function against
+// itself at one level still warns of a substitution.
+TEST(AlignCrossLevel, AWrappedFunctionsBodyIsNoAlarm) {
+  const std::string module_level = R"(torch.fx._symbolic_trace.wrap("mylib_window_attention")
+
+def forward(self, x : torch.Tensor) -> torch.Tensor:
+    norm = self.norm(x)
+    qkv_weight = self.qkv.weight
+    window_attention = mylib_window_attention(norm, qkv_weight, 2);  norm = qkv_weight = None
+    add = x + window_attention;  x = window_attention = None
+    relu = torch.relu(add);  add = None
+    return relu
+)";
+  const std::string aten_level = R"(def forward(self, arg0_1):
+    _param_constant0 = self._param_constant0
+    _param_constant1 = self._param_constant1
+    native_layer_norm = torch.ops.aten.native_layer_norm.default(arg0_1, [8], _param_constant0, _param_constant1, 1e-05);  _param_constant0 = _param_constant1 = None
+    getitem = native_layer_norm[0]
+    getitem_1 = native_layer_norm[1]
+    getitem_2 = native_layer_norm[2];  native_layer_norm = None
+    permute = torch.ops.aten.permute.default(getitem, [0, 2, 3, 1]);  getitem = None
+    clone = torch.ops.aten.clone.default(permute, memory_format = torch.contiguous_format);  permute = None
+    _unsafe_view = torch.ops.aten._unsafe_view.default(clone, [16, 8]);  clone = None
+    _param_constant2 = self._param_constant2
+    t = torch.ops.aten.t.default(_param_constant2);  _param_constant2 = None
+    mm = torch.ops.aten.mm.default(_unsafe_view, t);  _unsafe_view = t = None
+    _softmax = torch.ops.aten._softmax.default(mm, -1, False);  mm = None
+    _tensor_constant0 = self._tensor_constant0
+    lift_fresh_copy = torch.ops.aten.lift_fresh_copy.default(_tensor_constant0);  _tensor_constant0 = None
+    mul = torch.ops.aten.mul.Tensor(_softmax, lift_fresh_copy);  _softmax = lift_fresh_copy = None
+    view = torch.ops.aten.view.default(mul, [1, 8, 4, 4]);  mul = None
+    add = torch.ops.aten.add.Tensor(arg0_1, view);  arg0_1 = view = None
+    relu = torch.ops.aten.relu.default(add);  add = None
+    return relu
+)";
+  for (const DiffResult& d : BothWays(module_level, aten_level)) {
+    bool body = false, copy = false;
+    for (const Finding& f : d.findings) {
+      EXPECT_NE(f.severity, Severity::kWarning) << f.title;
+      if (f.id == "op-substitution" && f.title.find("mylib_window_attention") != std::string::npos) {
+        body = true;
+        EXPECT_NE(f.explanation.find("torch.fx.wrap"), std::string::npos) << f.explanation;
+      }
+      copy |= f.id == "clones" || f.id == "clones-removed";  // the lift_fresh_copy, said
+    }
+    EXPECT_TRUE(body);
+    EXPECT_TRUE(copy);
+  }
+  // One level: a wrapped function replaced by another op is a change.
+  std::string other = module_level;
+  other.replace(other.find("mylib_window_attention(norm"), 22, "torch.tanh");
+  absl::StatusOr<Dump> a = LoadDumpFromMemory("a", {{"g.txt", module_level}});
+  absl::StatusOr<Dump> b = LoadDumpFromMemory("b", {{"g.txt", other}});
+  ASSERT_TRUE(a.ok() && b.ok());
+  absl::StatusOr<DiffResult> d = DiffDumps(*a, *b);
+  ASSERT_TRUE(d.ok()) << d.status();
+  bool warned = false;
+  for (const Finding& f : d->findings) {
+    warned |= f.id == "op-substitution" && f.severity == Severity::kWarning;
+  }
+  EXPECT_TRUE(warned);
+}
+
+// ConvNeXt's head: AdaptiveAvgPool2d of a channels-last tensor is `mean`
+// then an in-place restride, `as_strided_`, before the classifier's
+// permute. The restride was laid to the permute, which warned
+// `aten::permute -> aten::as_strided_ + aten::permute`.
+TEST(AlignCrossLevel, AdaptivePoolingKeepsItsRestride) {
+  const std::string module_level = R"(def forward(self, x : torch.Tensor) -> torch.Tensor:
+    avgpool = self.avgpool(x);  x = None
+    permute_44 = avgpool.permute(0, 2, 3, 1);  avgpool = None
+    classifier_0_weight = getattr(self.classifier, "0").weight
+    classifier_0_bias = getattr(self.classifier, "0").bias
+    layer_norm_4 = torch.nn.functional.layer_norm(permute_44, (768,), weight = classifier_0_weight, bias = classifier_0_bias, eps = 1e-06);  permute_44 = classifier_0_weight = classifier_0_bias = None
+    permute_45 = layer_norm_4.permute(0, 3, 1, 2);  layer_norm_4 = None
+    classifier_1 = getattr(self.classifier, "1")(permute_45);  permute_45 = None
+    classifier_2 = getattr(self.classifier, "2")(classifier_1);  classifier_1 = None
+    return classifier_2
+)";
+  const std::string aten_level = R"(def forward(self, arg0_1):
+    mean = torch.ops.aten.mean.dim(arg0_1, [-1, -2], True);  arg0_1 = None
+    as_strided_ = torch.ops.aten.as_strided_.default(mean, [1, 768, 1, 1], [768, 1, 768, 768]);  mean = None
+    permute_44 = torch.ops.aten.permute.default(as_strided_, [0, 2, 3, 1]);  as_strided_ = None
+    _param_constant178 = self._param_constant178
+    _param_constant179 = self._param_constant179
+    native_layer_norm_22 = torch.ops.aten.native_layer_norm.default(permute_44, [768], _param_constant178, _param_constant179, 1e-06);  permute_44 = _param_constant178 = _param_constant179 = None
+    getitem_66 = native_layer_norm_22[0]
+    getitem_67 = native_layer_norm_22[1]
+    getitem_68 = native_layer_norm_22[2];  native_layer_norm_22 = None
+    permute_45 = torch.ops.aten.permute.default(getitem_66, [0, 3, 1, 2]);  getitem_66 = None
+    _reshape_alias_36 = torch.ops.aten._reshape_alias.default(permute_45, [1, 768], [768, 1]);  permute_45 = None
+    _param_constant180 = self._param_constant180
+    t_36 = torch.ops.aten.t.default(_param_constant180);  _param_constant180 = None
+    _param_constant181 = self._param_constant181
+    addmm = torch.ops.aten.addmm.default(_param_constant181, _reshape_alias_36, t_36);  _param_constant181 = _reshape_alias_36 = t_36 = None
+    return addmm
+)";
+  for (const DiffResult& d : BothWays(module_level, aten_level)) {
+    for (const Finding& f : d.findings) {
+      EXPECT_NE(f.severity, Severity::kWarning) << f.title;
+      EXPECT_EQ(f.title.find("aten::permute -> aten::as_strided"), std::string::npos) << f.title;
+      EXPECT_EQ(f.title.find("aten::as_strided_ + aten::permute"), std::string::npos) << f.title;
+    }
+  }
+}
+
+// The pair line counts nodes and changes on one basis: `nodes` leaves
+// get_attr nodes out, and so do its +added and -removed, which said
+// `nodes 70->91 (+122 -0 ~70)` for ResNet-18's module-level trace against
+// its make_fx (102 of the 122 parameter fetches). The fetches are counted
+// apart, and the count survives the JSON report.
+TEST(AlignCrossLevel, ThePairLineCountsOnOneBasis) {
+  absl::StatusOr<DiffResult> d = DiffLevels("resnet18", "fx_make_fx.txt", false);
+  ASSERT_TRUE(d.ok()) << d.status();
+  ASSERT_EQ(d->pairs.size(), 1u);
+  const GraphPairDiff& p = d->pairs[0];
+  EXPECT_GT(p.right_only_get_attrs, 0u);
+  const uint64_t added = p.right_only.size() - p.right_only_get_attrs;
+  const uint64_t removed = p.left_only.size() - p.left_only_get_attrs;
+  // Every node counted on the right is matched or added; on the left,
+  // matched or removed (a module call may match several aten nodes).
+  EXPECT_LE(added, p.right_nodes);
+  EXPECT_LE(removed, p.left_nodes);
+  const std::string line =
+      fmt::format("nodes {}->{} (+{} -{} ~{}), get_attr +{} -{}", p.left_nodes, p.right_nodes,
+                  added, removed, p.changed, p.right_only_get_attrs, p.left_only_get_attrs);
+  RenderOptions wide;
+  wide.width = 1000;  // the line unwrapped
+  EXPECT_NE(RenderDiffText(*d, wide).find(line), std::string::npos) << line;
+  absl::StatusOr<DiffResult> back = DiffResultFromJson(DiffResultToJson(*d));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->pairs[0].right_only_get_attrs, p.right_only_get_attrs);
+  EXPECT_EQ(back->pairs[0].left_only_get_attrs, p.left_only_get_attrs);
 }
 
 // A module call and its decomposition are one row per pattern: the

@@ -101,6 +101,12 @@ struct GraphPairDiff {
   std::vector<PairRow> pairs;
   std::vector<std::string> left_only;       // node names
   std::vector<std::string> right_only;
+  // Of left_only / right_only, the get_attr nodes (FX parameter and buffer
+  // fetches), which left_nodes / right_nodes do not count: the one-line
+  // summary counts both on one basis. A module-level trace fetches none that
+  // its aten trace does (make_fx's `_param_constantN`), a hundred on ResNet.
+  uint64_t left_only_get_attrs = 0;
+  uint64_t right_only_get_attrs = 0;
   std::vector<std::string> left_only_outputs;  // output value names ("%13.1")
   std::vector<std::string> right_only_outputs;
   // A side's graph is incomplete in its dump (Graph::partial): the diff

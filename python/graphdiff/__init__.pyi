@@ -131,6 +131,8 @@ class GraphPair:
     pairs: List[PairRow]
     left_only: List[str]
     right_only: List[str]
+    left_only_get_attrs: int
+    right_only_get_attrs: int
     left_only_outputs: List[str]
     right_only_outputs: List[str]
     left_partial: bool

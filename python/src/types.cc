@@ -203,6 +203,10 @@ void BindDiff(py::module_& m) {
                     "diff(unchanged_rows=False)")
       .def_readonly("left_only", &GraphPairDiff::left_only)
       .def_readonly("right_only", &GraphPairDiff::right_only)
+      .def_readonly("left_only_get_attrs", &GraphPairDiff::left_only_get_attrs,
+                    "Of left_only, the FX get_attr nodes (left_nodes does not count them)")
+      .def_readonly("right_only_get_attrs", &GraphPairDiff::right_only_get_attrs,
+                    "Of right_only, the FX get_attr nodes (right_nodes does not count them)")
       .def_readonly("left_only_outputs", &GraphPairDiff::left_only_outputs)
       .def_readonly("right_only_outputs", &GraphPairDiff::right_only_outputs)
       .def_readonly("left_partial", &GraphPairDiff::left_partial)

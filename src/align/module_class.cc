@@ -63,7 +63,10 @@ const std::vector<Decomposition>& Decompositions() {
       {"aten::sigmoid", {"aten::sigmoid"}},
       {"aten::tanh", {"aten::tanh"}},
       {"aten::max_pool2d", {"aten::max_pool2d"}},
-      {"aten::adaptive_avg_pool2d", {"aten::adaptive_avg_pool2d", "aten::mean"}},
+      // Pooled to 1x1, a mean; of a channels-last input, make_fx then
+      // restrides the result in place (`as_strided_`, ConvNeXt's head).
+      {"aten::adaptive_avg_pool2d",
+       {"aten::adaptive_avg_pool2d", "aten::mean", "aten::as_strided"}},
       {"aten::linear",
        // On a 3-D input: view, addmm, view.
        {"aten::linear", "aten::addmm", "aten::mm", "aten::matmul", "aten::t", "aten::view"}},

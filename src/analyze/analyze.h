@@ -186,6 +186,17 @@ bool HasSideEffects(std::string_view op);
 std::string_view CollectiveKind(std::string_view op);
 // Attribute keys that describe where a node came from, not what it computes.
 bool IsProvenanceKey(std::string_view key);
+// Whether the graph calls modules (a module-level trace: symbolic_trace,
+// Dynamo), which hides the copies and views its modules' aten ops make.
+bool CallsModules(const Graph& g);
+// One side of the pair calls modules and the other does not: module-level
+// FX against an aten-level trace or the IR it ran as.
+bool ModuleLevelDiffers(const PairContext& c);
+// A call of a plain Python function that is no Python builtin
+// (`builtins::torchvision_models_swin_transformer_shifted_window_attention`):
+// a function `torch.fx.wrap` kept whole in a module-level trace. What it
+// becomes one level down is its body, which no op table knows.
+bool IsWrappedFunction(std::string_view op);
 // "1 node" / "3 nodes".
 std::string Plural(int64_t n, std::string_view one, std::string_view many);
 

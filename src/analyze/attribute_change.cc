@@ -33,21 +33,18 @@ std::map<std::string_view, std::string_view> Significant(const Graph& g, const N
   return out;
 }
 
-bool CallsModules(const Graph& g) {
-  for (const Node& n : g.nodes) {
-    if (n.kind == NodeKind::kModuleCall) return true;
-  }
-  return false;
-}
-
 // The values a node is called with, in order: positional arguments by
 // position, then keywords; list brackets, parentheses and `None` dropped,
 // numbers by value. A module-level trace writes Python calls
 // (`q.view(2, 8, 4, 8)`, `torch.topk(x, 3, dim = 1)`), an aten trace the
 // schema (`view(x, [2, 8, 4, 8])`, `topk(x, 3, 1)`): the same values.
+// With `collapse`, an argument whose values are all one (`[3, 3]`) counts
+// as that value: Python's pooling and convolution functions take an int
+// for a size the schema spells as a list (`avg_pool2d(x, kernel_size = 3)`
+// is `avg_pool2d(x, [3, 3])`).
 // In-place flags are left out (AOT functionalizes them), and so is a
 // get_attr's target (make_fx renames parameters `_param_constantN`).
-std::vector<std::string> CallValues(const Graph& g, const Node& n) {
+std::vector<std::string> CallValues(const Graph& g, const Node& n, bool collapse) {
   std::vector<std::pair<long, std::string_view>> positional;
   std::vector<std::string_view> keywords;
   for (const Attr& a : n.attrs) {
@@ -67,6 +64,7 @@ std::vector<std::string> CallValues(const Graph& g, const Node& n) {
   std::sort(positional.begin(), positional.end());
   std::vector<std::string> out;
   auto add = [&](std::string_view v) {
+    const size_t first = out.size();
     size_t i = 0;
     while (i < v.size()) {
       size_t j = v.find_first_of("[](), ", i);
@@ -80,10 +78,21 @@ std::vector<std::string> CallValues(const Graph& g, const Node& n) {
       }
       i = j + 1;
     }
+    if (collapse && out.size() > first + 1 &&
+        std::all_of(out.begin() + first, out.end(),
+                    [&](const std::string& t) { return t == out[first]; })) {
+      out.resize(first + 1);
+    }
   };
   for (const auto& [pos, v] : positional) add(v);
   for (std::string_view v : keywords) add(v);
   return out;
+}
+
+// The same call written at two levels (see CallValues).
+bool SameCall(const Graph& lg, const Node& l, const Graph& rg, const Node& r) {
+  return CallValues(lg, l, false) == CallValues(rg, r, false) ||
+         CallValues(lg, l, true) == CallValues(rg, r, true);
 }
 
 struct Change {
@@ -100,7 +109,7 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
   // pairs of a big diff have none).
   std::optional<bool> levels_known;
   auto levels = [&] {
-    if (!levels_known) levels_known = CallsModules(c.left) != CallsModules(c.right);
+    if (!levels_known) levels_known = ModuleLevelDiffers(c);
     return *levels_known;
   };
   // key -> (before, after) -> nodes
@@ -117,8 +126,7 @@ void FindAttributeChanges(const PairContext& c, std::vector<Finding>* out) {
         c.right.nodes[p.right].kind == NodeKind::kModuleCall) {
       continue;
     }
-    if (levels() && CallValues(c.left, c.left.nodes[p.left]) ==
-                      CallValues(c.right, c.right.nodes[p.right])) {
+    if (levels() && SameCall(c.left, c.left.nodes[p.left], c.right, c.right.nodes[p.right])) {
       continue;
     }
     auto l = Significant(c.left, c.left.nodes[p.left]);

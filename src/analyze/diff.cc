@@ -164,10 +164,14 @@ GraphPairDiff Summarise(const Graph& l, const Graph& r, const Alignment& alignme
   for (const auto& [op, n] : stats.op_delta) d.op_delta.emplace_hint(d.op_delta.end(), op, n);
   d.matched_outputs = alignment.matched_outputs.size();
   for (uint32_t i : alignment.left_only) {
-    if (i < l.nodes.size()) d.left_only.push_back(analyze::NodeName(l, i));
+    if (i >= l.nodes.size()) continue;
+    d.left_only.push_back(analyze::NodeName(l, i));
+    d.left_only_get_attrs += l.nodes[i].kind == NodeKind::kGetAttr;
   }
   for (uint32_t i : alignment.right_only) {
-    if (i < r.nodes.size()) d.right_only.push_back(analyze::NodeName(r, i));
+    if (i >= r.nodes.size()) continue;
+    d.right_only.push_back(analyze::NodeName(r, i));
+    d.right_only_get_attrs += r.nodes[i].kind == NodeKind::kGetAttr;
   }
   for (uint32_t pos : alignment.left_only_outputs) {
     if (pos < l.outputs.size()) d.left_only_outputs.push_back(analyze::ValueName(l, l.outputs[pos]));

@@ -77,6 +77,36 @@ bool IsCloneOp(std::string_view op) {
          s == "_copy_from" || s == "lift_fresh_copy" || s == "clone_";
 }
 
+bool CallsModules(const Graph& g) {
+  for (const Node& n : g.nodes) {
+    if (n.kind == NodeKind::kModuleCall) return true;
+  }
+  return false;
+}
+
+bool ModuleLevelDiffers(const PairContext& c) {
+  return CallsModules(c.left) != CallsModules(c.right);
+}
+
+bool IsWrappedFunction(std::string_view op) {
+  constexpr std::string_view kPrefix = "builtins::";
+  if (op.substr(0, kPrefix.size()) != kPrefix) return false;
+  const std::string_view name = op.substr(kPrefix.size());
+  // What FX writes as a bare call that is Python's own: getattr(x, "shape"),
+  // len, the conversions, and `and`/`or` of boolean expressions.
+  static constexpr std::string_view kBuiltins[] = {
+      "abs",   "all",      "and",  "any",   "bool",    "callable", "chr",   "dict",
+      "divmod", "enumerate", "filter", "float", "getattr", "hasattr", "hash", "id",
+      "int",   "isinstance", "issubclass", "iter", "len", "list",  "map",   "max",
+      "min",   "next",     "not",  "or",    "ord",     "pow",      "print", "range",
+      "repr",  "reversed", "round", "setattr", "slice", "sorted",  "str",   "sum",
+      "tuple", "type",     "zip"};
+  for (std::string_view b : kBuiltins) {
+    if (name == b) return false;
+  }
+  return !name.empty();
+}
+
 bool IsCloneCounter(std::string_view name) {
   return ShortOp(name) == "clone" && name.find("::") != std::string_view::npos;
 }

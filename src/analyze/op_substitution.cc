@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -54,6 +55,7 @@ struct Group {
   bool known = false;
   bool lowering = false;  // one op is part of what the other is known to become
   bool module = false;
+  bool wrapped = false;  // one op calls a wrapped function, across levels
   std::vector<std::pair<uint32_t, uint32_t>> nodes;
 };
 
@@ -76,9 +78,9 @@ bool KnownLowering(const OpEquivalence& eq, std::string_view a, std::string_view
 // against the IR it ran as) ops are lowered, copied and re-viewed by design:
 // a pairing of different ops there is a lowering to look at, not an alarm.
 void Headline(const std::string& left_label, const std::string& right_label, bool known,
-              bool lowering, bool module, bool same_level, Finding* f) {
-  f->severity = known || lowering || module || !same_level ? Severity::kInfo
-                                                           : Severity::kWarning;
+              bool lowering, bool module, bool same_level, bool wrapped, Finding* f) {
+  f->severity = known || lowering || module || wrapped || !same_level ? Severity::kInfo
+                                                                      : Severity::kWarning;
   f->title = fmt::format("{} -> {} x{}{}", left_label, right_label, f->count,
                          known      ? " (known equivalent)"
                          : lowering ? " (known lowering)"
@@ -92,6 +94,7 @@ struct DecompositionGroup {
   std::string pattern;  // "aten::t + 2 aten::view + aten::addmm", first instance's order
   int64_t members = 0;  // nodes per instance
   bool lowering = false, known = false, module = false;
+  bool wrapped = false;  // the single node calls a wrapped function, across levels
   std::vector<std::string> unexplained;  // member ops neither equivalent nor a lowering
   std::vector<std::vector<uint32_t>> instances;  // single node first, then members
 };
@@ -158,9 +161,23 @@ std::map<std::pair<int, uint32_t>, std::vector<uint32_t>> OneToMany(const PairCo
   return out;
 }
 
+// The sentence saying why a wrapped function's pairing is no alarm.
+std::string WrappedNote(const std::string& label) {
+  return fmt::format(
+      " {} is a function the module-level trace kept whole (`torch.fx.wrap`): the other "
+      "level records the ops of its body, which no op table knows, so this pairing shows "
+      "where its body went, not a changed computation.",
+      label);
+}
+
 void FindDecompositions(const PairContext& c,
                         const std::map<std::pair<int, uint32_t>, std::vector<uint32_t>>& groups,
                         std::vector<Finding>* out) {
+  std::optional<bool> levels_known;  // asked only when a wrapped function is found
+  auto levels = [&] {
+    if (!levels_known) levels_known = ModuleLevelDiffers(c);
+    return *levels_known;
+  };
   // Keyed by (side of the single node, its label, the members' ops sorted).
   std::map<std::tuple<int, std::string, std::vector<std::string>>, DecompositionGroup> found;
   for (const auto& [single, members] : groups) {
@@ -200,6 +217,7 @@ void FindDecompositions(const PairContext& c,
       g.module = s->module;
       g.lowering = explained && lowering;
       g.known = explained && !lowering;
+      g.wrapped = !explained && IsWrappedFunction(s->op) && levels();
     }
     for (std::string& u : unexplained) {
       if (std::find(g.unexplained.begin(), g.unexplained.end(), u) == g.unexplained.end()) {
@@ -217,7 +235,7 @@ void FindDecompositions(const PairContext& c,
     f.graph = c.label;
     f.count = g.count;
     Headline(side == 0 ? label : g.pattern, side == 0 ? g.pattern : label, g.known, g.lowering,
-             g.module, same_level, &f);
+             g.module, same_level, g.wrapped, &f);
     const char* where = side == 0 ? "left" : "right";
     const char* other = side == 0 ? "right" : "left";
     // "3 module call (aten::linear) nodes on the left are each"
@@ -239,6 +257,8 @@ void FindDecompositions(const PairContext& c,
       if (g.module) {
         f.explanation += " The module name only suggests its op: check that the lowering is "
                          "the expected one.";
+      } else if (g.wrapped) {
+        f.explanation += WrappedNote(label);
       } else if (same_level) {
         f.explanation += " The computation itself may have changed.";
         f.hint = "If the ops are the same computation, add them to an --equiv file.";
@@ -306,6 +326,11 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     return one_to_many.count({0, p.left}) || one_to_many.count({1, p.right});
   };
   std::map<std::pair<std::string, std::string>, Group> groups;
+  std::optional<bool> levels_known;  // asked only when a wrapped function is paired
+  auto levels = [&] {
+    if (!levels_known) levels_known = ModuleLevelDiffers(c);
+    return *levels_known;
+  };
   for (const NodePair& p : c.alignment.pairs) {
     if (!(p.reasons & kChangedOp) || in_decomposition(p)) continue;
     if (p.left >= c.left.nodes.size() || p.right >= c.right.nodes.size()) continue;
@@ -325,6 +350,7 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
     g.module = l->module || r->module;
     g.known = c.equivalence.KnownEquivalent(l->op, r->op);
     g.lowering = !g.known && KnownLowering(c.equivalence, l->op, r->op);
+    g.wrapped = (IsWrappedFunction(l->op) || IsWrappedFunction(r->op)) && levels();
     g.nodes.emplace_back(p.left, p.right);
   }
   for (auto& [key, g] : groups) {
@@ -383,7 +409,8 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
       continue;
     }
     bool same_level = c.left.kind == c.right.kind;
-    Headline(left_label, right_label, g.known, g.lowering, g.module, same_level, &f);
+    Headline(left_label, right_label, g.known, g.lowering, g.module, same_level,
+             g.wrapped && !g.known && !g.lowering, &f);
     if (g.lowering) {
       f.explanation = fmt::format(
           "{} matched nodes are {} on the left and {} on the right: one is part of what the "
@@ -406,6 +433,11 @@ void FindOpSubstitutions(const PairContext& c, std::vector<Finding>* out) {
           "{} module calls on one side line up with {} on the other; the module name "
           "suggests a different op, so check that the lowering is the expected one.",
           g.count, right_label);
+    } else if (g.wrapped) {
+      f.explanation =
+          fmt::format("{} matched nodes use {} on the left and {} on the right.", g.count,
+                      left_label, right_label) +
+          WrappedNote(IsWrappedFunction(left_label) ? left_label : right_label);
     } else if (!same_level) {
       f.explanation = fmt::format(
           "{} matched nodes use {} on the left ({}) but {} on the right ({}). Graphs of two "

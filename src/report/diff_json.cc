@@ -55,6 +55,8 @@ json PairToJson(const GraphPairDiff& p) {
   s["left_outputs"] = p.left_outputs;
   s["right_outputs"] = p.right_outputs;
   s["matched_outputs"] = p.matched_outputs;
+  s["left_only_get_attrs"] = p.left_only_get_attrs;
+  s["right_only_get_attrs"] = p.right_only_get_attrs;
   j["summary"] = std::move(s);
   // Keys of a std::map, so new ones: see AppendNewKey.
   json& op_delta = j["op_delta"] = json::object();
@@ -299,7 +301,9 @@ void AppendPair(const GraphPairDiff& p, std::string* out) {
       {"left_only", p.left_only.size()},  {"right_only", p.right_only.size()},
       {"left_inputs", p.left_inputs},     {"right_inputs", p.right_inputs},
       {"left_outputs", p.left_outputs},   {"right_outputs", p.right_outputs},
-      {"matched_outputs", p.matched_outputs}};
+      {"matched_outputs", p.matched_outputs},
+      {"left_only_get_attrs", p.left_only_get_attrs},
+      {"right_only_get_attrs", p.right_only_get_attrs}};
   auto to = std::back_inserter(*out);
   for (size_t i = 0; i < std::size(summary); ++i) {
     fmt::format_to(to, "{}\n        \"{}\": {}", i == 0 ? "{" : ",", summary[i].first,

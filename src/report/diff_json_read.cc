@@ -64,6 +64,12 @@ absl::Status ReadEnum(const json& obj, const char* key, bool (*parse)(std::strin
 }
 
 // Keys added after schema 1 was published: absent in older documents.
+template <typename T>
+absl::Status ReadOptionalInt(const json& obj, const char* key, T* out) {
+  if (!Field(obj, key)) return absl::OkStatus();
+  return ReadInt(obj, key, out);
+}
+
 absl::Status ReadOptionalBool(const json& obj, const char* key, bool* out) {
   const json* v = Field(obj, key);
   if (!v) return absl::OkStatus();
@@ -131,6 +137,8 @@ absl::Status ReadPair(const json& j, GraphPairDiff* p) {
   GD_RETURN_IF_ERROR(ReadInt(*s, "left_outputs", &p->left_outputs));
   GD_RETURN_IF_ERROR(ReadInt(*s, "right_outputs", &p->right_outputs));
   GD_RETURN_IF_ERROR(ReadInt(*s, "matched_outputs", &p->matched_outputs));
+  GD_RETURN_IF_ERROR(ReadOptionalInt(*s, "left_only_get_attrs", &p->left_only_get_attrs));
+  GD_RETURN_IF_ERROR(ReadOptionalInt(*s, "right_only_get_attrs", &p->right_only_get_attrs));
   const json* delta = Field(j, "op_delta");
   if (!delta || !delta->is_object()) return Bad("op_delta", "expected an object");
   for (auto it = delta->begin(); it != delta->end(); ++it) {
