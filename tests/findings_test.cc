@@ -8,6 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "graphdiff/diff.h"
 #include "graphdiff/parse.h"
@@ -327,6 +330,44 @@ TEST(FindingsFalseAlarm, HeadlinesNeverContradictThemselves) {
   ASSERT_NE(gone, nullptr) << Titles(r.findings);
   EXPECT_THAT(added->title, HasSubstr("53 new graph inputs on the right (1 -> 53)"));
   EXPECT_THAT(gone->title, HasSubstr("1 graph input removed on the right (1 -> 53)"));
+}
+
+// make_fx numbers the tensors it fetches (`_tensor_constantN`,
+// `_param_constantN`) in the order one trace made them: a trace that lifted
+// two of them (AOT) numbers the rest two lower. Swin-T's attention mask
+// fills nine slices of one buffer with nine look-alike constants; the
+// numbers paired each constant with the one two places on, and every fill
+// with the wrong slice (`clones: 9 lift_fresh_copy added`, 54 slices'
+// arguments "changed"). A renamed fetch of a named tensor is still a change.
+TEST(FindingsFalseAlarm, TracerNumberedConstantsAreNoEvidence) {
+  std::string left = "def forward(self, arg0_1):\n"
+                     "    new_zeros = torch.ops.aten.new_zeros.default(arg0_1, [56, 56], dtype = "
+                     "torch.float32)\n";
+  const char* kRows[][2] = {{"0", "-7"}, {"-7", "-3"}, {"-3", "9223372036854775807"}};
+  for (int c = 0; c < 3; ++c) {
+    left += absl::StrFormat(
+        "    _tensor_constant%d = self._tensor_constant%d\n"
+        "    lift_fresh_copy_%d = torch.ops.aten.lift_fresh_copy.default(_tensor_constant%d)\n"
+        "    slice_%d = torch.ops.aten.slice.Tensor(new_zeros, 0, %s, %s)\n"
+        "    fill__%d = torch.ops.aten.fill_.Tensor(slice_%d, lift_fresh_copy_%d)\n",
+        c, c, c, c, c, kRows[c][0], kRows[c][1], c, c, c);
+  }
+  left += "    view = torch.ops.aten.view.default(new_zeros, [8, 7, 8, 7]);  new_zeros = None\n"
+          "    return view\n";
+  std::string shifted = left;
+  for (int c = 2; c >= 0; --c) {
+    shifted = absl::StrReplaceAll(shifted, {{absl::StrCat("_tensor_constant", c),
+                                             absl::StrCat("_tensor_constant", c + 2)}});
+  }
+  ASSERT_NE(shifted, left);
+  DiffResult same = DiffTexts(left, shifted);
+  EXPECT_TRUE(same.identical()) << Titles(same.findings);
+  const std::string named =
+      absl::StrReplaceAll(left, {{"self._tensor_constant1", "self.mask_fill_value"}});
+  DiffResult renamed = DiffTexts(left, named);
+  const Finding* f = One(renamed.findings, "attribute-change");
+  ASSERT_NE(f, nullptr) << Titles(renamed.findings);
+  EXPECT_THAT(f->title, HasSubstr("target _tensor_constant1 -> mask_fill_value"));
 }
 
 TEST(FindingsFalseAlarm, LayerNormStatisticsAreNotBatchNorm) {

@@ -31,10 +31,32 @@ class StrHashes {
   }
   // What operator()(id) will give, HashString(str(id)), hashed elsewhere.
   void Prime(StrId id, uint64_t hash) { cache_[id] = hash | 1; }
+  // A get_attr's target, its number left out when the tracer numbered it
+  // (make_fx's `_param_constant12`, `_tensor_constant3`, a frozen graph's
+  // `_frozen_param7`): those number the fetches in the order one trace
+  // made them, and a trace that lifted two of them (AOT) or ran one more
+  // layer shifts every number after. Equal numbers then named different
+  // tensors (Swin-T's attention-mask constants paired two places apart).
+  uint64_t target(StrId id) {
+    uint64_t& h = targets_[id];
+    if (h == 0) {
+      std::string_view name = g_.str(id);
+      const size_t stem = name.find_last_not_of("0123456789") + 1;
+      const std::string_view base = name.substr(0, stem);
+      auto ends = [&](std::string_view w) {
+        return base.size() >= w.size() && base.substr(base.size() - w.size()) == w;
+      };
+      const bool numbered = stem < name.size() && stem > 1 && name[0] == '_' &&
+                            (ends("constant") || ends("param"));
+      h = numbered ? HashString(base) | 1 : (*this)(id);
+    }
+    return h;
+  }
 
  private:
   const Graph& g_;
   StrIdMap<uint64_t> cache_;
+  StrIdMap<uint64_t> targets_{g_, 0};
   StrIdMap<uint8_t> presentation_;  // 0 unknown, 1 no, 2 yes
 };
 
@@ -73,6 +95,7 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
   // that copied two million operands into fresh pages on the way.
   s.ops.reserve(operands);
   StrHashes hashes(g);
+  const uint64_t target_key = HashString("target") | 1;  // as hashes() gives it
   struct OpInfo {
     uint64_t cls = 0;
     bool alias = false;
@@ -172,9 +195,12 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
     s.type_hash[v] = th;
     // Attributes: an unordered sum, since formats order keys differently.
     uint64_t ah = 0;
+    const bool get_attr = node.kind == NodeKind::kGetAttr;
     for (const Attr& a : node.attrs) {
       if (hashes.presentation(a.key)) continue;
-      ah += Combine(hashes(a.key), hashes(a.value));
+      const uint64_t key = hashes(a.key);
+      ah += Combine(key, get_attr && key == target_key ? hashes.target(a.value)
+                                                        : hashes(a.value));
     }
     s.attr_hash[v] = ah;
   }
