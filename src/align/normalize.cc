@@ -62,6 +62,21 @@ class StrHashes {
 
 bool IsAliasClass(std::string_view cls) { return cls == "alias"; }
 
+// Functionalization writes an in-place update of a view (`fill_` of a
+// slice of a buffer) as the update out of place, scattered back into the
+// base (`slice_scatter(base, fill, ...)`); what then reads the buffer reads
+// the scatter. Those readers stand for readers of the base, as make_fx's
+// in-place graph writes them: without that, Swin-T's attention mask (nine
+// fills of one buffer) shared no structure between the two traces past its
+// first fill.
+bool IsViewScatter(std::string_view op) {
+  constexpr std::string_view kAten = "aten::";
+  if (op.substr(0, kAten.size()) != kAten) return false;
+  op.remove_prefix(kAten.size());
+  return op == "slice_scatter" || op == "select_scatter" || op == "diagonal_scatter" ||
+         op == "as_strided_scatter";
+}
+
 // `operator.getitem(x, k)` left as a node by a parser: a projection.
 bool ProjectionIndex(const Graph& g, const Node& n, uint32_t* index) {
   std::string_view op = g.str(n.op);
@@ -99,6 +114,7 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
   struct OpInfo {
     uint64_t cls = 0;
     bool alias = false;
+    bool scatter = false;  // IsViewScatter
     uint64_t hash = 0;
   };
   // Op class per distinct op string, and per module path for module calls:
@@ -149,7 +165,8 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
       // text): hashed once.
       if (!hashed) op_hash = HashString(op);
       const bool own = cls.data() == op.data() && cls.size() == op.size();
-      infos.push_back({own ? op_hash : HashString(cls), IsAliasClass(cls), op_hash});
+      infos.push_back({own ? op_hash : HashString(cls), IsAliasClass(cls),
+                       node.kind == NodeKind::kOp && IsViewScatter(op), op_hash});
       slot = static_cast<uint32_t>(infos.size());
     }
     const OpInfo& info = infos[slot - 1];
@@ -159,7 +176,8 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
     // Operands, resolved through aliases and projections. An alias keeps
     // its own operand unresolved, so a chain of aliases stays a chain
     // instead of becoming a row of look-alike siblings.
-    const bool alias = info.alias && node.operands.size() == 1;
+    const bool scatter = info.scatter && node.operands.size() >= 2;
+    const bool alias = (info.alias && node.operands.size() == 1) || scatter;
     uint32_t index = 0;
     const bool projection = !alias && ProjectionIndex(g, node, &index);
     s.op_begin[v] = static_cast<uint32_t>(s.ops.size());
@@ -167,7 +185,8 @@ absl::Status BuildSide(const Graph& g, const OpEquivalence& eq, size_t operands,
     ValueRef source{};
     for (const ValueRef& r : node.operands) {
       ValueRef x = (is_alias[r.node] && r.output == 0) ? forward[r.node] : r;
-      source = x;
+      // An alias stands for its one operand, a scatter for its base.
+      if (!scatter || &r == &node.operands[0]) source = x;
       const ValueRef kept = alias || projection ? r : x;
       s.ops.push_back(kept);
       h = std::max(h, s.height[kept.node] + 1);
