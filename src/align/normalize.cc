@@ -37,26 +37,24 @@ class StrHashes {
   // made them, and a trace that lifted two of them (AOT) or ran one more
   // layer shifts every number after. Equal numbers then named different
   // tensors (Swin-T's attention-mask constants paired two places apart).
+  // Not cached: the check is a few bytes from the end of the name, and a
+  // map by string id would be sized by the pool (two million ids of a
+  // graph of 10^6 nodes) for the few graphs that fetch tensors at all.
   uint64_t target(StrId id) {
-    uint64_t& h = targets_[id];
-    if (h == 0) {
-      std::string_view name = g_.str(id);
-      const size_t stem = name.find_last_not_of("0123456789") + 1;
-      const std::string_view base = name.substr(0, stem);
-      auto ends = [&](std::string_view w) {
-        return base.size() >= w.size() && base.substr(base.size() - w.size()) == w;
-      };
-      const bool numbered = stem < name.size() && stem > 1 && name[0] == '_' &&
-                            (ends("constant") || ends("param"));
-      h = numbered ? HashString(base) | 1 : (*this)(id);
-    }
-    return h;
+    const std::string_view name = g_.str(id);
+    const size_t stem = name.find_last_not_of("0123456789") + 1;
+    const std::string_view base = name.substr(0, stem);
+    auto ends = [&](std::string_view w) {
+      return base.size() >= w.size() && base.substr(base.size() - w.size()) == w;
+    };
+    const bool numbered = stem < name.size() && stem > 1 && name[0] == '_' &&
+                          (ends("constant") || ends("param"));
+    return numbered ? HashString(base) | 1 : (*this)(id);
   }
 
  private:
   const Graph& g_;
   StrIdMap<uint64_t> cache_;
-  StrIdMap<uint64_t> targets_{g_, 0};
   StrIdMap<uint8_t> presentation_;  // 0 unknown, 1 no, 2 yes
 };
 
