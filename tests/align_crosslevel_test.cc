@@ -821,6 +821,35 @@ TEST(AlignCrossLevel, CopiesOfAnotherFormatAreNoAlarm) {
   }
 }
 
+// An AOT forward returns the model's outputs first, then what backward
+// saves. Where the module chain does not reach the model's output (the
+// MLP's module-level trace against the IR its AOT forward ran as; Swin-T's
+// wrapped window attention against its AOT forward), the output still pairs
+// with the first: three values saved for backward are extra outputs, not an
+// output "replaced" by four.
+TEST(AlignCrossLevel, TheModelsOutputComesFirstInAnAotForward) {
+  for (bool swap : {false, true}) {
+    SCOPED_TRACE(swap ? "IR first" : "module level first");
+    absl::StatusOr<Dump> a = LoadDumpFromMemory(
+        "a", {{"g.txt", testing::ReadTestdata("generated/mlp/fx_symbolic_trace.txt")}});
+    absl::StatusOr<Dump> b = LoadDumpFromMemory(
+        "b", {{"g.txt", testing::ReadTestdata("generated/mlp/ir_aot_forward.txt")}});
+    ASSERT_TRUE(a.ok() && b.ok());
+    absl::StatusOr<DiffResult> d = swap ? DiffDumps(*b, *a) : DiffDumps(*a, *b);
+    ASSERT_TRUE(d.ok()) << d.status();
+    ASSERT_EQ(d->pairs.size(), 1u);
+    const GraphPairDiff& p = d->pairs[0];
+    EXPECT_EQ(p.matched_outputs, 1u);
+    EXPECT_EQ((swap ? p.left_only_outputs : p.right_only_outputs).size(), 3u);
+    bool extra = false;
+    for (const Finding& f : d->findings) {
+      EXPECT_NE(f.id, "outputs-replaced") << f.title;
+      extra |= f.id == (swap ? "removed-outputs" : "extra-outputs") && f.count == 3;
+    }
+    EXPECT_TRUE(extra);
+  }
+}
+
 // The pair line counts nodes and changes on one basis: `nodes` leaves
 // get_attr nodes out, and so do its +added and -removed, which said
 // `nodes 70->91 (+122 -0 ~70)` for ResNet-18's module-level trace against

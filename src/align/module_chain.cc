@@ -153,6 +153,7 @@ class ChainAligner {
       if (AlignRuns(c, d, &run_begin)) Commit(c, d, run_begin, first);
     }
     PairParameterModules();
+    PairLostOutputs();
   }
 
  private:
@@ -449,6 +450,27 @@ class ChainAligner {
           if (only) cover(x);
         }
       }
+    }
+  }
+
+  // Where the chains lost the value the forward returns (Swin-T: a wrapped
+  // window attention's body of a hundred ops, past which nothing pairs),
+  // an AOT forward's outputs still say it: it returns the module's outputs
+  // first, then what backward saves, so a free computed output pairs with
+  // the aten output at its place. Otherwise the model's output was
+  // "replaced" by the saved values. With as many outputs on both sides
+  // (make_fx) the position matcher pairs them, after the certain pairs.
+  void PairLostOutputs() {
+    const Graph& mg = *M().v->graph;
+    const Graph& ag = *A().v->graph;
+    if (ag.outputs.size() <= mg.outputs.size()) return;
+    const size_t n = mg.outputs.size();
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t m = mg.outputs[i].node, a = ag.outputs[i].node;
+      if (m >= M().v->size || a >= A().v->size) continue;
+      if (!Main(st_, M(), m) || !Main(st_, A(), a) || value_[m] != kNone) continue;
+      if (M().v->leaf[m] || A().v->leaf[a]) continue;
+      st_.MatchSided(ms_, m, a, MatcherId::kPosition);
     }
   }
 
